@@ -1,0 +1,21 @@
+"""The two compile decorators every kernel uses.
+
+``kernel`` is ``numba.njit`` without the reference-counting runtime.  Kernels never allocate:
+they work in arrays their caller made once per batch, so counting references to those arrays
+on every call is pure cost, and it was most of the cost (about 10 ns an array argument per
+call, halving the deals played per second).  ``entry`` is for the few functions that allocate
+those arrays and are called from Python; they are cached on disk.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+
+def kernel(fn=None, *, inline: str = "never"):
+    """Compile ``fn`` for use inside other kernels: no allocation, no reference counting."""
+    decorate = nb.njit(_nrt=False, inline=inline)
+    return decorate if fn is None else decorate(fn)
+
+
+entry = nb.njit(cache=True)

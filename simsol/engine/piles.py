@@ -1,0 +1,330 @@
+"""Compiled helpers shared by the pile games: card facts, building checks, moving cards, the stock.
+
+Piles hold cards bottom to top in ``piles[p, :lens[p]]``; the first ``down[p]`` of them are face
+down.  Rank succession is a lookup table ``succ`` (``succ[r]`` is the rank that may follow ``r``,
+0 for none), so ordinary, wrapping (K->A) and piquet (A->7) sequences share one code path for
+both foundation and tableau building.
+"""
+
+from __future__ import annotations
+
+from simsol.engine.jit import entry, kernel
+import numpy as np
+
+from simsol.engine.core import (
+    M_CARD,
+    M_COUNT,
+    M_DST,
+    M_KIND,
+    M_SPARE,
+    M_SRC,
+    NO_PROGRESS,
+    V_END_HINT,
+    V_FOUNDATION,
+    V_PASS_PROGRESS,
+    V_PASSES,
+    V_REDEALS,
+)
+
+RANK = np.array([c % 13 + 1 for c in range(256)], dtype=np.int64)
+SUIT = np.array([(c % 52) // 13 for c in range(256)], dtype=np.int64)
+RED = np.array([((c % 52) // 13) % 2 for c in range(256)], dtype=np.int64)
+
+# Rank successions.
+SUCC_UP = np.array([0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0], dtype=np.int64)
+SUCC_WRAP = np.array([0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1], dtype=np.int64)
+
+# How tableau cards build on each other.
+ALTERNATE_COLOURS, SAME_SUIT, ANY_SUIT = 0, 1, 2
+
+# Which part of a built group may move between piles.
+GRAB_WHOLE, GRAB_ANY_PART, GRAB_TOP, GRAB_TOP_OR_WHOLE = 0, 1, 2, 3
+
+# What an empty pile accepts (from a given source).
+SPACE_NONE, SPACE_KINGS, SPACE_ANY = 0, 1, 2
+
+# Move kinds shared by the pile games (policies name them; see simsol.policies).
+PILE_MOVE_KINDS = (
+    "to_foundation",  # a tableau card to a foundation
+    "waste_to_foundation",  # the waste top (or the turned hand card) to a foundation
+    "reserve_to_foundation",
+    "reveal",  # a tableau move that uncovers a face-down card
+    "reserve_to_tableau",
+    "waste_to_tableau",
+    "uncover",  # a tableau move that exposes a face-up card that can go to a foundation
+    "empty_pile",  # a tableau move that empties its pile
+    "tableau_other",  # any other tableau move (part of a group, leaving face-up cards)
+    "space_shift",  # a pile's whole content moved into a space: changes nothing
+    "foundation_to_tableau",  # worrying back
+    "stock",  # turn cards from the stock, or redeal
+)
+(TO_FOUNDATION, WASTE_TO_FOUNDATION, RESERVE_TO_FOUNDATION, REVEAL, RESERVE_TO_TABLEAU,
+ WASTE_TO_TABLEAU, UNCOVER, EMPTY_PILE, TABLEAU_OTHER, SPACE_SHIFT, FOUNDATION_TO_TABLEAU,
+ STOCK) = range(len(PILE_MOVE_KINDS))
+
+
+@kernel
+def top(piles, lens, p):
+    return piles[p, lens[p] - 1]
+
+
+@kernel
+def face_up(lens, down, p):
+    """True when pile ``p`` has a face-up top card."""
+    return lens[p] > down[p]
+
+
+@kernel
+def builds_on(card, onto, build, succ):
+    """May ``card`` be placed on ``onto`` in the tableau (building down)?"""
+    if succ[RANK[card]] != RANK[onto]:
+        return False
+    if build == ALTERNATE_COLOURS:
+        return RED[card] != RED[onto]
+    if build == SAME_SUIT:
+        return SUIT[card] == SUIT[onto]
+    return True
+
+
+@kernel
+def group_start(piles, lens, down, p, build, succ):
+    """Index of the lowest card of the built group at the top of pile ``p`` (face-up cards only)."""
+    i = lens[p] - 1
+    while i > down[p] and builds_on(piles[p, i], piles[p, i - 1], build, succ):
+        i -= 1
+    return i
+
+
+@kernel
+def foundation_for(card, piles, lens, f0, per_suit, base_rank, succ, full):
+    """The foundation ``card`` may go to, or -1.
+
+    Foundations are grouped by suit, ``per_suit`` of them each (2 in two-pack games): pile
+    ``f0 + suit * per_suit + k``.  Which physical pile an ace starts makes no difference to the
+    game, so fixing it by suit leaves one move to offer and one pile to check.  A base-rank card
+    goes to its suit's first empty foundation; other cards follow the succession until ``full``.
+    """
+    rank = RANK[card]
+    first = f0 + SUIT[card] * per_suit
+    for f in range(first, first + per_suit):
+        if lens[f] == 0:
+            if rank == base_rank:
+                return f
+        elif lens[f] < full and succ[RANK[piles[f, lens[f] - 1]]] == rank:
+            return f
+    return -1
+
+
+@kernel
+def add_move(moves, n, kind, src, dst, count, card):
+    if n < moves.shape[0]:
+        moves[n, M_KIND] = kind
+        moves[n, M_SRC] = src
+        moves[n, M_DST] = dst
+        moves[n, M_COUNT] = count
+        moves[n, M_CARD] = card
+        moves[n, M_SPARE] = 0
+        return n + 1
+    return n
+
+
+@kernel
+def gen_to_foundation(piles, lens, down, lo, hi, f0, per_suit, base_rank, succ, full, kind, moves, n):
+    """Moves of the top card of each pile in ``lo..hi-1`` to a foundation."""
+    for p in range(lo, hi):
+        if face_up(lens, down, p):
+            card = top(piles, lens, p)
+            f = foundation_for(card, piles, lens, f0, per_suit, base_rank, succ, full)
+            if f >= 0:
+                n = add_move(moves, n, kind, p, f, 1, card)
+    return n
+
+
+@kernel
+def build_key(onto, build):
+    """What a card offers to build on: rank and colour, rank and suit, or rank alone (< 64)."""
+    if build == ALTERNATE_COLOURS:
+        return RANK[onto] * 2 + RED[onto]
+    if build == SAME_SUIT:
+        return RANK[onto] * 4 + SUIT[onto]
+    return RANK[onto]
+
+
+@kernel
+def wanted_key(card, build, succ):
+    """The ``build_key`` of the cards ``card`` may go on, or -1 when it goes on none."""
+    onto_rank = succ[RANK[card]]
+    if onto_rank == 0:
+        return -1
+    if build == ALTERNATE_COLOURS:
+        return onto_rank * 2 + 1 - RED[card]
+    if build == SAME_SUIT:
+        return onto_rank * 4 + SUIT[card]
+    return onto_rank
+
+
+@kernel(inline="always")
+def tops_mask(piles, lens, down, t0, nt, build):
+    """A bit per ``build_key`` offered by the tableau's face-up tops, to test a card in one step."""
+    mask = 0
+    for p in range(t0, t0 + nt):
+        if lens[p] > down[p]:
+            mask |= 1 << build_key(piles[p, lens[p] - 1], build)
+    return mask
+
+
+@kernel
+def space_takes(card, space):
+    return space == SPACE_ANY or (space == SPACE_KINGS and RANK[card] == 13)
+
+
+@kernel
+def may_go_on(piles, lens, down, dst, card, build, succ):
+    return lens[dst] > down[dst] and builds_on(card, piles[dst, lens[dst] - 1], build, succ)
+
+
+@kernel
+def gen_card_to_tableau(piles, lens, down, src, t0, nt, build, succ, space, kind, moves, n):
+    """Moves of the top card of ``src`` onto each tableau pile it fits (or one space)."""
+    card = top(piles, lens, src)
+    to_space = space_takes(card, space)
+    for dst in range(t0, t0 + nt):
+        if lens[dst] == 0:
+            if to_space:
+                n = add_move(moves, n, kind, src, dst, 1, card)
+                to_space = False  # all spaces are alike: offer one
+        elif may_go_on(piles, lens, down, dst, card, build, succ):
+            n = add_move(moves, n, kind, src, dst, 1, card)
+    return n
+
+
+@kernel(inline="always")
+def classify_tableau_move(piles, lens, down, src, start, dst_empty, f0, per_suit, base_rank, succ, full):
+    """The kind of moving ``src``'s cards from index ``start`` up."""
+    if start == down[src] and down[src] > 0:
+        return REVEAL
+    if start == 0:
+        return SPACE_SHIFT if dst_empty else EMPTY_PILE
+    if foundation_for(piles[src, start - 1], piles, lens, f0, per_suit, base_rank, succ, full) >= 0:
+        return UNCOVER
+    return TABLEAU_OTHER
+
+
+@kernel
+def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, per_suit, base_rank,
+                      full, moves, n):
+    """Moves between tableau piles: which cards may go is ``grab``, what a space takes ``space``."""
+    mask = tops_mask(piles, lens, down, t0, nt, build)
+    spaces = 0
+    for p in range(t0, t0 + nt):
+        if lens[p] == 0:
+            spaces += 1
+    for src in range(t0, t0 + nt):
+        if not face_up(lens, down, src):
+            continue
+        lowest = group_start(piles, lens, down, src, build, succ)
+        last = lens[src] - 1
+        for start in range(lowest, last + 1):
+            if grab == GRAB_WHOLE and start != lowest:
+                break
+            if grab == GRAB_TOP and start != last:
+                continue
+            if grab == GRAB_TOP_OR_WHOLE and start != lowest and start != last:
+                continue
+            card = piles[src, start]
+            key = wanted_key(card, build, succ)
+            fits = key >= 0 and (mask >> key) & 1 == 1
+            to_space = spaces > 0 and space_takes(card, space)
+            if not (fits or to_space):
+                continue
+            for dst in range(t0, t0 + nt):
+                if dst == src:
+                    continue
+                if lens[dst] == 0:
+                    if not to_space:
+                        continue
+                    to_space = False  # all spaces are alike: offer one
+                elif lens[dst] == down[dst] or not builds_on(card, piles[dst, lens[dst] - 1], build, succ):
+                    continue
+                kind = classify_tableau_move(piles, lens, down, src, start, lens[dst] == 0,
+                                             f0, per_suit, base_rank, succ, full)
+                n = add_move(moves, n, kind, src, dst, lens[src] - start, card)
+    return n
+
+
+@kernel(inline="always")
+def gen_stock_move(lens, vars, stock, waste, draw, redeals, moves, n):
+    """Turn ``draw`` cards, or redeal when the stock is out and the limit allows it.
+
+    With unlimited redeals (``redeals < 0``) a redeal is refused after a pass without progress,
+    and the game then ends as "no progress" unless another move is taken.
+    """
+    if lens[stock] > 0:
+        return add_move(moves, n, STOCK, stock, waste, min(draw, lens[stock]), -1)
+    if lens[waste] == 0:
+        return n
+    if redeals < 0:
+        if vars[V_PASS_PROGRESS] == 0:
+            vars[V_END_HINT] = NO_PROGRESS
+            return n
+    elif vars[V_REDEALS] >= redeals:
+        return n
+    return add_move(moves, n, STOCK, waste, stock, lens[waste], -1)
+
+
+@kernel(inline="always")
+def transfer(piles, lens, src, dst, count):
+    """Move the top ``count`` cards of ``src`` onto ``dst``, keeping their order."""
+    base = lens[src] - count
+    for i in range(count):
+        piles[dst, lens[dst] + i] = piles[src, base + i]
+    lens[dst] += count
+    lens[src] = base
+
+
+@kernel(inline="always")
+def turn_over(piles, lens, src, dst, count):
+    """Move ``count`` cards one by one from the top of ``src`` to ``dst`` (their order reverses)."""
+    for _ in range(count):
+        piles[dst, lens[dst]] = piles[src, lens[src] - 1]
+        lens[dst] += 1
+        lens[src] -= 1
+
+
+@kernel(inline="always")
+def turn_up_top(lens, down, p):
+    """Turn the top card of ``p`` face up if it is face down; True when a card was turned."""
+    if lens[p] > 0 and down[p] >= lens[p]:
+        down[p] = lens[p] - 1
+        return True
+    return False
+
+
+@kernel(inline="always")
+def apply_stock(piles, lens, down, vars, move, stock):
+    """Turn cards from the stock to the waste, or redeal (the waste turned over as the stock)."""
+    if move[M_SRC] == stock:
+        turn_over(piles, lens, stock, move[M_DST], move[M_COUNT])
+    else:
+        turn_over(piles, lens, move[M_SRC], stock, move[M_COUNT])
+        vars[V_REDEALS] += 1
+        vars[V_PASSES] += 1
+        vars[V_PASS_PROGRESS] = 0
+    down[stock] = lens[stock]
+
+
+@kernel(inline="always")
+def apply_transfer(piles, lens, down, vars, move, f0, nf):
+    """Move cards between piles, keep the foundation count, turn up an uncovered card.
+
+    Returns True when a face-down card was turned up (progress).
+    """
+    src = move[M_SRC]
+    dst = move[M_DST]
+    count = move[M_COUNT]
+    transfer(piles, lens, src, dst, count)
+    if f0 <= dst < f0 + nf:
+        vars[V_FOUNDATION] += count
+    if f0 <= src < f0 + nf:
+        vars[V_FOUNDATION] -= count
+    return turn_up_top(lens, down, src)

@@ -1,0 +1,170 @@
+"""Klondike as in the Leeming book (RULES.md §1): draw 3, unlimited redeals, whole runs only,
+and the book's space rule (Kings only until all four Kings are placed)."""
+
+from __future__ import annotations
+
+from simsol.engine.jit import entry, kernel
+
+from simsol.cards import ACE, STANDARD
+from simsol.engine.core import V_FOUNDATION, V_GAME, V_PASSES, V_WON
+from simsol.engine.piles import (
+    ALTERNATE_COLOURS,
+    FOUNDATION_TO_TABLEAU,
+    GRAB_ANY_PART,
+    GRAB_WHOLE,
+    PILE_MOVE_KINDS,
+    RANK,
+    SPACE_ANY,
+    SPACE_KINGS,
+    STOCK,
+    SUCC_UP,
+    SUIT,
+    TO_FOUNDATION,
+    WASTE_TO_FOUNDATION,
+    WASTE_TO_TABLEAU,
+    apply_stock,
+    apply_transfer,
+    gen_card_to_tableau,
+    gen_stock_move,
+    gen_tableau_moves,
+    gen_to_foundation,
+)
+from simsol.games.base import Game
+from simsol.rules import Option
+
+SPACE_READINGS = ("kings-then-any", "kings-then-any-literal", "kings")
+OPTIONS = (
+    Option("draw", 3, "cards turned from the stock at a time", values=(1, 3)),
+    Option("redeals", None, "times the waste may be turned over (none = unlimited)",
+           values=tuple(range(0, 21)), none_ok=True),
+    Option("partial_runs", False, "a part of a face-up run may move (the book: whole run only)",
+           boolean=True),
+    Option("space", "kings-then-any", "what an empty pile takes: Kings until every King is at a "
+           "pile's root or on a foundation (book), until four Kings were moved into spaces "
+           "(literal), or Kings only", choices=SPACE_READINGS),
+    Option("worrying_back", False, "a foundation's top card may come back to the tableau",
+           boolean=True),
+)
+R_DRAW, R_REDEALS, R_PARTIAL, R_SPACE, R_WORRY = range(len(OPTIONS))
+SPACE_KINGS_THEN_ANY, SPACE_LITERAL, SPACE_KINGS_ONLY = range(len(SPACE_READINGS))
+
+PRESETS = {
+    "book": {},
+    "three-redeals": {"redeals": 3},
+    "three-passes": {"redeals": 2},
+    "draw1-single-pass": {"draw": 1, "redeals": 0},
+    "draw1": {"draw": 1},
+    "standard": {"partial_runs": True, "space": "kings"},
+}
+PRESET_DOCS = {
+    "book": "draw 3, unlimited redeals, whole runs only, Kings until all four are placed",
+    "three-redeals": "the waste turned over at most three times (the book's limit)",
+    "three-passes": "three passes in all (redeals=2, the English idiom)",
+    "draw1-single-pass": "one card at a time, a single pass",
+    "draw1": "one card at a time, unlimited redeals",
+    "standard": "the usual modern rules: partial runs move, spaces take Kings only",
+}
+
+STOCK_PILE, WASTE = 0, 1
+F0, NF = 2, 4
+T0, NT = 6, 7
+PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
+    f"tableau{i + 1}" for i in range(NT))
+KINGS_IN_SPACES = V_GAME  # bit mask of the suits whose King was moved into a space
+TABLEAU_MOVES_KEPT = V_GAME + 1  # 1 + how many moves at the head of the list are still valid
+
+
+@kernel
+def setup(deck, rules, piles, lens, down, vars, rng):
+    """Deal row by row: a face-up card then face-down cards to its right; 24 cards stay in stock."""
+    k = 0
+    for row in range(NT):
+        for p in range(T0 + row, T0 + NT):
+            piles[p, lens[p]] = deck[k]
+            lens[p] += 1
+            k += 1
+        down[T0 + row] = row
+    for i in range(deck.shape[0] - 1, k - 1, -1):
+        piles[STOCK_PILE, lens[STOCK_PILE]] = deck[i]
+        lens[STOCK_PILE] += 1
+    down[STOCK_PILE] = lens[STOCK_PILE]
+    vars[V_PASSES] = 1
+
+
+@kernel(inline="always")
+def space_rule(piles, lens, down, vars, reading):
+    """What a space takes now, under the chosen reading of the book's rule."""
+    if reading == SPACE_KINGS_ONLY:
+        return SPACE_KINGS
+    if reading == SPACE_LITERAL:
+        return SPACE_ANY if vars[KINGS_IN_SPACES] == 15 else SPACE_KINGS
+    placed = 0
+    for f in range(F0, F0 + NF):
+        placed += lens[f] == 13
+    for t in range(T0, T0 + NT):
+        placed += lens[t] > 0 and down[t] == 0 and RANK[piles[t, 0]] == 13
+    return SPACE_ANY if placed == 4 else SPACE_KINGS
+
+
+@kernel
+def generate(piles, lens, down, vars, rules, moves):
+    """Legal moves; the tableau's own moves are kept from the last call while only the stock moved."""
+    if vars[TABLEAU_MOVES_KEPT] > 0:
+        n = vars[TABLEAU_MOVES_KEPT] - 1
+    else:
+        n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
+                              TO_FOUNDATION, moves, 0)
+        grab = GRAB_ANY_PART if rules[R_PARTIAL] else GRAB_WHOLE
+        space = space_rule(piles, lens, down, vars, rules[R_SPACE])
+        n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_UP, space,
+                              F0, 1, ACE, 13, moves, n)
+        vars[TABLEAU_MOVES_KEPT] = n + 1
+    if lens[WASTE] > 0:
+        n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, ACE, SUCC_UP, 13,
+                              WASTE_TO_FOUNDATION, moves, n)
+        space = space_rule(piles, lens, down, vars, rules[R_SPACE])
+        n = gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
+                                space, WASTE_TO_TABLEAU, moves, n)
+    if rules[R_WORRY]:
+        space = space_rule(piles, lens, down, vars, rules[R_SPACE])
+        for f in range(F0, F0 + NF):
+            if lens[f] > 0:
+                n = gen_card_to_tableau(piles, lens, down, f, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
+                                        space, FOUNDATION_TO_TABLEAU, moves, n)
+    return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
+                          moves, n)
+
+
+@kernel
+def apply(piles, lens, down, vars, rules, move, rng):
+    if move[0] == STOCK:
+        apply_stock(piles, lens, down, vars, move, STOCK_PILE)
+        return False
+    vars[TABLEAU_MOVES_KEPT] = 0
+    src, dst, card = move[1], move[2], move[4]
+    if dst >= T0 and lens[dst] == 0 and RANK[card] == 13:
+        vars[KINGS_IN_SPACES] |= 1 << SUIT[card]
+    turned = apply_transfer(piles, lens, down, vars, move, F0, NF)
+    if vars[V_FOUNDATION] == 52:
+        vars[V_WON] = 1
+    return turned or src == WASTE
+
+
+GAME = Game(
+    name="klondike",
+    title="Klondike («Клондайк»)",
+    source="Leeming (seed 000)",
+    deck=STANDARD,
+    options=OPTIONS,
+    presets=PRESETS,
+    preset_docs=PRESET_DOCS,
+    piles=PILES,
+    capacity=52,
+    move_kinds=PILE_MOVE_KINDS,
+    greedy_order=("to_foundation", "waste_to_foundation", "reveal", "waste_to_tableau",
+                  "uncover", "empty_pile", "stock"),
+    setup=setup,
+    generate=generate,
+    apply=apply,
+    foundation_piles=tuple(range(F0, F0 + NF)),
+)

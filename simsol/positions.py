@@ -1,0 +1,148 @@
+"""Hand-written positions in a compact text notation, and the legal moves from them.
+
+One line per non-empty pile, bottom card first; a card in parentheses is face down::
+
+    stock: (5♠) (6♥) (Q♣)
+    waste: 9♦ 3♣
+    foundation1: A♠ 2♠
+    tableau1: (K♠) (2♥) 9♠ 8♥
+    vars: redeals=1 pass_progress=0
+
+Piles not named are empty.  ``vars`` sets counters by name (the shared ones below and the
+game's own ``var_names``); the foundation count is worked out from the foundation piles.
+Tests use this to assert exactly which moves each rule allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simsol.cards import card_text, parse_card
+from simsol.engine.core import (
+    M_CARD,
+    M_COUNT,
+    M_DST,
+    M_KIND,
+    M_SRC,
+    N_VARS,
+    V_BEST_FOUNDATION,
+    V_FOUNDATION,
+    V_PASS_PROGRESS,
+    V_PASSES,
+    V_REDEALS,
+    apply_move,
+    legal_moves,
+)
+from simsol.rules import RuleSet, SimsolError, build_rules, encode_rules
+
+SHARED_VARS = {"passes": V_PASSES, "redeals": V_REDEALS, "pass_progress": V_PASS_PROGRESS}
+
+
+@dataclass
+class Position:
+    """The state arrays of one game position."""
+
+    game: object
+    piles: np.ndarray
+    lens: np.ndarray
+    down: np.ndarray
+    vars: np.ndarray
+
+    def pile(self, name: str) -> list[int]:
+        p = self.game.piles.index(name)
+        return [int(c) for c in self.piles[p, : self.lens[p]]]
+
+    def face_down(self, name: str) -> int:
+        return int(self.down[self.game.piles.index(name)])
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move in words: its kind, the piles it goes from and to, how many cards, the card."""
+
+    kind: str
+    src: str
+    dst: str
+    count: int
+    card: str
+
+    def key(self) -> tuple[str, str, str, int]:
+        return (self.kind, self.src, self.dst, self.count)
+
+
+def parse_position(game, text: str) -> Position:
+    piles = np.zeros((game.n_piles, game.capacity), dtype=np.uint8)
+    lens = np.zeros(game.n_piles, dtype=np.int64)
+    down = np.zeros(game.n_piles, dtype=np.int64)
+    vars = np.zeros(N_VARS, dtype=np.int64)
+    var_names = SHARED_VARS | game.var_names
+    used: dict[int, int] = {}
+    for line in text.strip().splitlines():
+        name, sep, rest = line.strip().partition(":")
+        if not sep:
+            raise SimsolError(f"bad position line {line!r}: write 'pile: cards'")
+        name = name.strip()
+        if name == "vars":
+            for item in rest.split():
+                key, _, value = item.partition("=")
+                if key not in var_names:
+                    raise SimsolError(f"unknown counter {key!r}; allowed: {', '.join(var_names)}")
+                vars[var_names[key]] = int(value)
+            continue
+        if name not in game.piles:
+            raise SimsolError(f"unknown pile {name!r}; allowed: {', '.join(game.piles)}")
+        p = game.piles.index(name)
+        for token in rest.split():
+            hidden = token.startswith("(") and token.endswith(")")
+            face = parse_card(token.strip("()"))
+            copy = used.get(face, 0)
+            used[face] = copy + 1
+            if hidden:
+                if down[p] != lens[p]:
+                    raise SimsolError(f"pile {name}: face-down cards must lie under face-up ones")
+                down[p] += 1
+            piles[p, lens[p]] = face + 52 * copy
+            lens[p] += 1
+    vars[V_FOUNDATION] = sum(int(lens[f]) for f in game.foundation_piles)
+    vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
+    if vars[V_PASSES] == 0:
+        vars[V_PASSES] = 1
+    return Position(game, piles, lens, down, vars)
+
+
+def describe(game, row) -> Move:
+    card = int(row[M_CARD])
+    return Move(game.move_kinds[int(row[M_KIND])], game.piles[int(row[M_SRC])],
+                game.piles[int(row[M_DST])], int(row[M_COUNT]),
+                card_text(card) if card >= 0 else "")
+
+
+def _rules_array(game, preset, rules) -> np.ndarray:
+    ruleset = rules if isinstance(rules, RuleSet) else build_rules(game, preset, rules)
+    return encode_rules(game, ruleset)
+
+
+def moves_from(game, position: Position | str, preset: str | None = None,
+               rules: dict | None = None) -> list[Move]:
+    """The legal moves of a position (given as text or a ``Position``) under the given rules."""
+    if isinstance(position, str):
+        position = parse_position(game, position)
+    rows = legal_moves(game.generate, position.piles, position.lens, position.down,
+                       position.vars, _rules_array(game, preset, rules))
+    return [describe(game, row) for row in rows]
+
+
+def play(game, position: Position, move: Move, preset: str | None = None,
+         rules: dict | None = None) -> bool:
+    """Apply ``move`` (one of ``moves_from``) to ``position`` in place; True on progress."""
+    encoded = _rules_array(game, preset, rules)
+    rows = legal_moves(game.generate, position.piles, position.lens, position.down,
+                       position.vars, encoded)
+    for row in rows:
+        if describe(game, row) == move:
+            rng = np.zeros(6, dtype=np.uint64)
+            return bool(apply_move(game.apply, position.piles, position.lens, position.down,
+                                   position.vars, encoded, row.copy(), rng))
+    raise SimsolError(f"{move} is not a legal move here")

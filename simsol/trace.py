@@ -1,0 +1,109 @@
+"""One deal played move by move: the trace behind ``simsol show`` and the contract tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simsol.cards import HIDDEN, card_text
+from simsol.engine.core import (
+    DEFAULT_MAX_MOVES,
+    END_REASONS,
+    MOVE_COLUMNS,
+    N_VARS,
+    V_FOUNDATION,
+    V_MOVES,
+    V_PASSES,
+    trace_deal,
+)
+from simsol.games import get_game
+from simsol.policies import build_policy
+from simsol.positions import Move, describe
+from simsol.rules import RuleSet, build_rules, encode_rules
+from simsol.runner import check_count
+
+
+@dataclass
+class Trace:
+    """Every move of one deal and the position after it (``piles[0]`` is the deal itself)."""
+
+    game: object
+    rules: RuleSet
+    policy: str
+    seed: int
+    deal: int
+    end: str
+    moves: list[Move]
+    piles: np.ndarray
+    lens: np.ndarray
+    down: np.ndarray
+    foundation: int
+    passes: int
+
+    @property
+    def won(self) -> bool:
+        return self.end == "won"
+
+    def cards_at(self, step: int) -> list[int]:
+        """Every card id lying anywhere at ``step``, in pile order."""
+        return [int(c) for p in range(self.game.n_piles)
+                for c in self.piles[step, p, : self.lens[step, p]]]
+
+    def render(self, step: int, ascii: bool = False) -> str:
+        """The position at ``step``, one line per group of piles, face-down cards as ##."""
+        lines = []
+        for p, name in enumerate(self.game.piles):
+            cards = self.piles[step, p, : self.lens[step, p]]
+            hidden = int(self.down[step, p])
+            text = " ".join([HIDDEN] * hidden + [card_text(int(c), ascii) for c in cards[hidden:]])
+            lines.append(f"{name:>12}: {text or '-'}")
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        return {
+            "game": self.game.name, "rules": self.rules.id, "policy": self.policy,
+            "seed": self.seed, "deal": self.deal, "end": self.end, "won": self.won,
+            "foundation": self.foundation, "passes": self.passes,
+            "deck": [card_text(c) for c in self.cards_at(0)],
+            "moves": [
+                {"step": i + 1, "kind": m.kind, "from": m.src, "to": m.dst, "count": m.count,
+                 "cards": self.moved_cards(i)}
+                for i, m in enumerate(self.moves)
+            ],
+        }
+
+    def moved_cards(self, i: int) -> list[str]:
+        """The cards that move ``i`` put on its destination, bottom first."""
+        move = self.moves[i]
+        p = self.game.piles.index(move.dst)
+        length = int(self.lens[i + 1, p])
+        return [card_text(int(c)) for c in self.piles[i + 1, p, length - move.count: length]]
+
+
+def trace(game: str, preset: str | None = None, rules: dict | None = None,
+          policy: str = "greedy", seed: int = 0, deal: int = 0,
+          max_moves: int = DEFAULT_MAX_MOVES) -> Trace:
+    """Play deal ``deal`` of ``seed`` recording every move and position."""
+    the_game = get_game(game)
+    ruleset = build_rules(the_game, preset, rules)
+    the_policy = build_policy(the_game, policy)
+    seed = check_count("seed", seed, 0, 2**63 - 1)
+    deal = check_count("deal", deal, 0, 2**63 - 1)
+    max_moves = check_count("max moves", max_moves, 1, 100_000)
+    steps = max_moves + 1
+    shape = (steps, the_game.n_piles)
+    tr_moves = np.zeros((max_moves, MOVE_COLUMNS), dtype=np.int64)
+    tr_piles = np.zeros(shape + (the_game.capacity,), dtype=np.uint8)
+    tr_lens = np.zeros(shape, dtype=np.int64)
+    tr_down = np.zeros(shape, dtype=np.int64)
+    vars = np.zeros(N_VARS, dtype=np.int64)
+    end = trace_deal(the_game.setup, the_game.generate, the_game.apply, the_game.deck.cards(),
+                     the_game.n_piles, the_game.capacity, encode_rules(the_game, ruleset),
+                     the_policy.array, seed, deal, max_moves, tr_moves, tr_piles, tr_lens,
+                     tr_down, vars)
+    n = int(vars[V_MOVES])
+    return Trace(the_game, ruleset, policy, seed, deal, END_REASONS[end],
+                 [describe(the_game, row) for row in tr_moves[:n]],
+                 tr_piles[: n + 1], tr_lens[: n + 1], tr_down[: n + 1],
+                 int(vars[V_FOUNDATION]), int(vars[V_PASSES]))
