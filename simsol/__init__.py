@@ -1,7 +1,11 @@
 """simsol: a Monte Carlo win-rate simulator for patience games."""
 
-from simsol.rules import SimsolError
-from simsol.runner import Result, simulate
+from simsol._cache import use_source_keyed_cache
+
+use_source_keyed_cache()
+
+from simsol.rules import SimsolError  # noqa: E402
+from simsol.runner import Result, simulate  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["Result", "SimsolError", "simulate", "__version__"]

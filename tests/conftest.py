@@ -1,0 +1,14 @@
+"""Shared fixtures: every (game, preset, policy) combination the contract tests cover."""
+
+from __future__ import annotations
+
+from simsol.games import game_names, get_game
+from simsol.policies import POLICY_DOCS
+
+
+def game_presets():
+    return [(name, preset) for name in game_names() for preset in get_game(name).presets]
+
+
+def game_preset_policies():
+    return [(name, preset, policy) for name, preset in game_presets() for policy in POLICY_DOCS]
