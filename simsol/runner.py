@@ -155,6 +155,7 @@ def simulate(game: str, preset: str | None = None, rules: dict | None = None,
     encoded = encode_rules(the_game, ruleset)
     chunks = chunk_starts(first, deals, chunk_size)
     args = (game, encoded, the_policy.array, seed)
+    play_chunk(*args, first, 1, max_moves)  # compile (or load) the kernels before the clock starts
     started = time.perf_counter()
     parts = []
     with tqdm(total=deals, disable=not progress, unit="deal", unit_scale=True,
@@ -163,8 +164,7 @@ def simulate(game: str, preset: str | None = None, rules: dict | None = None,
             for start, count in chunks:
                 parts.append(play_chunk(*args, start, count, max_moves))
                 bar.update(count)
-        else:
-            play_chunk(*args, first, 1, max_moves)  # compile once, before the workers fork
+        else:  # workers fork after the compile above, so they inherit the compiled kernels
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
                 futures = [pool.submit(play_chunk, *args, start, count, max_moves)

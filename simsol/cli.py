@@ -1,0 +1,188 @@
+"""The ``simsol`` command line: run, games, show (and the study commands added beside them)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from simsol.rules import SimsolError, parse_rule_args
+
+DESCRIPTION = """\
+simsol plays seeded deals of patience games with a chosen player policy and reports how often
+they come out, with 95% confidence intervals.  Deal i of seed s is the same everywhere, so runs
+that differ only in rules or policy are played on the same deals.
+
+examples:
+  simsol games                                   every game, preset, option and policy
+  simsol run klondike --deals 1000000            book Klondike, greedy player
+  simsol run klondike --preset standard --rule draw=1 --policy random
+  simsol show klondike --deal 17                 one deal played move by move
+"""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (and exit code 2) instead of the usage dump."""
+
+    def error(self, message):
+        raise SimsolError(f"{message} (see '{self.prog} --help')")
+
+
+def count(text: str) -> int:
+    """A whole number, allowing 1_000_000, 1,000,000 and 1e6."""
+    cleaned = text.replace("_", "").replace(",", "")
+    try:
+        value = float(cleaned) if "e" in cleaned.lower() else int(cleaned)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        value = int(value)
+    return value
+
+
+def add_game_arguments(parser, deal_options: bool = True) -> None:
+    parser.add_argument("game", help="a game name (see 'simsol games')")
+    parser.add_argument("--preset", default="book", help="a named rule set (default: book)")
+    parser.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                        help="override one rule option, e.g. --rule draw=1 (repeatable)")
+    parser.add_argument("--policy", default="greedy",
+                        help="the player: greedy or random (default: greedy)")
+    parser.add_argument("--seed", type=count, default=0, help="master seed (default: 0)")
+    parser.add_argument("--max-moves", type=count, default=5000,
+                        help="moves after which a game is cut off and counted as capped "
+                             "(default: 5000)")
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="simsol", description=DESCRIPTION,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    from simsol import __version__
+    parser.add_argument("--version", action="version", version=f"simsol {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    run = commands.add_parser("run", help="play many seeded deals and report the win rate",
+                              description="Play deals first..first+deals-1 of a seed and print the "
+                                          "win rate with its Wilson 95%% interval.")
+    add_game_arguments(run)
+    run.add_argument("--deals", type=count, default=100_000, help="how many deals (default 100,000)")
+    run.add_argument("--first", type=count, default=0, help="index of the first deal (default 0)")
+    run.add_argument("--workers", type=count, default=None,
+                     help="processes to use (default: all cores)")
+    run.add_argument("--chunk-size", type=count, default=10_000,
+                     help="deals per task (default 10,000; records do not depend on it)")
+    run.add_argument("--records", metavar="FILE",
+                     help="also write one row per deal to FILE (.parquet or .csv)")
+    run.add_argument("--json", action="store_true", help="print the summary as JSON")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    games = commands.add_parser("games", help="list games, presets, rule options and policies")
+    games.add_argument("game", nargs="?", help="show one game in full")
+
+    show = commands.add_parser("show", help="play one deal and print it move by move")
+    add_game_arguments(show)
+    show.add_argument("--deal", type=count, default=0, help="which deal (default 0)")
+    show.add_argument("--json", action="store_true",
+                      help="a machine-readable trace: every move's source, destination and cards")
+    show.add_argument("--ascii", action="store_true", help="write 10H KS instead of 10♥ K♠")
+    show.add_argument("--every", type=count, default=0, metavar="K",
+                      help="also print the whole position every K moves")
+    return parser
+
+
+def command_run(args) -> None:
+    import simsol
+    result = simsol.simulate(args.game, preset=args.preset, rules=parse_rule_args(args.rule),
+                             policy=args.policy, deals=args.deals, seed=args.seed,
+                             first=args.first, workers=args.workers, chunk_size=args.chunk_size,
+                             max_moves=args.max_moves, progress=not args.no_progress)
+    if args.records:
+        write_records(result, args.records)
+    row = result.table().iloc[0].to_dict()
+    if args.json:
+        print(json.dumps({k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}))
+        return
+    low, high = result.ci
+    print(f"{row['rules']}  policy {row['policy']}  seed {row['seed']}  "
+          f"deals {args.first:,}..{args.first + row['deals'] - 1:,}")
+    print(f"  won          {row['wins']:>12,}  = {100 * row['win_rate']:.3f}%  "
+          f"(95% CI {100 * low:.3f}% to {100 * high:.3f}%)")
+    print(f"  foundations  mean {row['mean_foundation']:.2f} cards at the end")
+    print(f"  ended        stuck {row['stuck']:,} · no progress {row['no_progress']:,} · "
+          f"cut by the move cap {row['capped']:,}")
+    print(f"  speed        {row['deals_per_s']:,.0f} deals/s")
+
+
+def write_records(result, path: str) -> None:
+    frame = result.records
+    if path.endswith(".parquet"):
+        frame.to_parquet(path, index=False)
+    elif path.endswith(".csv"):
+        frame.to_csv(path, index=False)
+    else:
+        raise SimsolError(f"--records {path!r}: the file name must end in .parquet or .csv")
+
+
+def command_games(args) -> None:
+    from simsol.games import game_names, get_game
+    from simsol.policies import POLICY_DOCS, policy_summary
+    names = [args.game] if args.game else game_names()
+    for name in names:
+        game = get_game(name)
+        print(f"{game.name} — {game.title}, {game.source}; {game.deck.size} cards")
+        if not args.game:
+            print("  presets: " + ", ".join(game.presets))
+            continue
+        print("  presets:")
+        for preset, doc in game.preset_docs.items():
+            overrides = ", ".join(f"{k}={v}" for k, v in game.presets[preset].items())
+            print(f"    {preset:<22} {doc}" + (f"  [{overrides}]" if overrides else ""))
+        print("  rule options (--rule NAME=VALUE):")
+        for option in game.options:
+            print(f"    {option.name:<16} default {option.text(option.default):<16} "
+                  f"allowed: {option.allowed()}")
+            print(f"    {'':<16} {option.doc}")
+        print("  policies:")
+        for policy in POLICY_DOCS:
+            print(f"    {policy_summary(game, policy)}")
+    if not args.game:
+        print("policies: " + ", ".join(f"{p} ({d})" for p, d in POLICY_DOCS.items()))
+        print("'simsol games GAME' lists a game's presets, rule options and policies in full.")
+
+
+def command_show(args) -> None:
+    from simsol.show import trace_text
+    from simsol.trace import trace
+    t = trace(args.game, preset=args.preset, rules=parse_rule_args(args.rule),
+              policy=args.policy, seed=args.seed, deal=args.deal, max_moves=args.max_moves)
+    if args.json:
+        print(json.dumps(t.as_dict(), ensure_ascii=args.ascii))
+    else:
+        sys.stdout.write(trace_text(t, ascii=args.ascii, every=args.every))
+
+
+COMMANDS = {"run": command_run, "games": command_games, "show": command_show}
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not args.command:
+            parser.print_help()
+            return 0
+        COMMANDS[args.command](args)
+    except SimsolError as error:
+        print(f"simsol: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("simsol: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

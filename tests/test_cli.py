@@ -1,0 +1,95 @@
+"""The command line: what a user sees, and one clear line (exit code 2) for every bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from simsol.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_run_prints_win_rate_and_interval(capsys):
+    code, out, _ = run(capsys, "run", "klondike", "--deals", "300", "--workers", "1",
+                       "--no-progress")
+    assert code == 0
+    assert "klondike:book@r1" in out and "95% CI" in out and "cut by the move cap" in out
+
+
+def test_run_json_matches_the_api(capsys):
+    import simsol
+    code, out, _ = run(capsys, "run", "klondike", "--deals", "1e2", "--seed", "4", "--json",
+                       "--rule", "draw=1", "--workers", "1", "--no-progress")
+    row = json.loads(out)
+    expected = simsol.simulate("klondike", rules={"draw": 1}, deals=100, seed=4, workers=1)
+    assert code == 0 and row["wins"] == expected.wins and row["rules"] == expected.rules.id
+    assert row["rules"] == "klondike:book[draw=1]@r1"
+
+
+def test_run_writes_records(capsys, tmp_path):
+    import pandas as pd
+    path = tmp_path / "records.parquet"
+    code, _, _ = run(capsys, "run", "klondike", "--deals", "50", "--records", str(path),
+                     "--workers", "1", "--no-progress")
+    frame = pd.read_parquet(path)
+    assert code == 0 and len(frame) == 50
+    assert list(frame.columns) == ["deal", "won", "foundation", "moves", "passes", "end"]
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["run", "klondik"], "did you mean 'klondike'"),
+    (["run", "klondike", "--preset", "bok"], "did you mean 'book'"),
+    (["run", "klondike", "--rule", "draw=2"], "allowed: 1, 3"),
+    (["run", "klondike", "--rule", "drow=1"], "did you mean 'draw'"),
+    (["run", "klondike", "--rule", "draw"], "NAME=VALUE"),
+    (["run", "klondike", "--policy", "gredy"], "did you mean 'greedy'"),
+    (["run", "klondike", "--deals", "-5"], "deals must be between 1"),
+    (["run", "klondike", "--deals", "0"], "deals must be between 1"),
+    (["run", "klondike", "--deals", "abc"], "not a whole number"),
+    (["run", "klondike", "--seed", "-1"], "seed must be between 0"),
+    (["run", "klondike", "--records", "x.txt", "--deals", "5"], ".parquet or .csv"),
+    (["show", "klondike", "--deal", "-2"], "deal must be between 0"),
+    (["games", "nope"], "unknown game 'nope'"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_gets_one_line_and_exit_code_2(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv, *(["--no-progress"] if argv[0] == "run" else []))
+    assert code == 2
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("simsol: error: ")
+
+
+def test_games_lists_every_game_and_one_game_in_full(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and "klondike" in out and "policies" in out
+    code, out, _ = run(capsys, "games", "klondike")
+    assert "three-redeals" in out and "worrying_back" in out and "greedy:" in out
+
+
+def test_show_plays_a_deal_move_by_move(capsys):
+    code, out, _ = run(capsys, "show", "klondike", "--deal", "3")
+    assert code == 0
+    assert "tableau7: ## ## ## ## ## ## " in out and "   1. " in out
+    assert "cards on the foundations after" in out
+
+
+def test_show_json_gives_every_move(capsys):
+    code, out, _ = run(capsys, "show", "klondike", "--deal", "3", "--json")
+    trace = json.loads(out)
+    assert code == 0 and len(trace["deck"]) == 52
+    first = trace["moves"][0]
+    assert set(first) == {"step", "kind", "from", "to", "count", "cards"}
+    assert len(first["cards"]) == first["count"]
+
+
+def test_help_explains_the_commands(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["run", "--help"])
+    out, _ = capsys.readouterr()
+    assert exit_info.value.code == 0 and "--rule NAME=VALUE" in out and "--deals" in out
