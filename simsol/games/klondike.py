@@ -167,4 +167,5 @@ GAME = Game(
     generate=generate,
     apply=apply,
     foundation_piles=tuple(range(F0, F0 + NF)),
+    var_names={"kings_in_spaces": KINGS_IN_SPACES},
 )
