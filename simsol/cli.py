@@ -18,6 +18,8 @@ examples:
   simsol run klondike --deals 1000000            book Klondike, greedy player
   simsol run klondike --preset standard --rule draw=1 --policy random
   simsol show klondike --deal 17                 one deal played move by move
+  simsol experiment experiments/all_games.toml   a grid of games x presets x policies
+  simsol report results/all_games                tables (CSV, Markdown) and plots
 """
 
 
@@ -75,6 +77,8 @@ def build_parser() -> Parser:
     run.add_argument("--records", metavar="FILE",
                      help="also write one row per deal to FILE (.parquet or .csv)")
     run.add_argument("--json", action="store_true", help="print the summary as JSON")
+    run.add_argument("--scheduler", metavar="ADDRESS",
+                     help="run the chunks on a Dask cluster, e.g. tcp://host:8786")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     games = commands.add_parser("games", help="list games, presets, rule options and policies")
@@ -88,7 +92,47 @@ def build_parser() -> Parser:
     show.add_argument("--ascii", action="store_true", help="write 10H KS instead of 10♥ K♠")
     show.add_argument("--every", type=count, default=0, metavar="K",
                       help="also print the whole position every K moves")
+    experiment = commands.add_parser(
+        "experiment", help="run an experiment spec into a results folder (resumable)",
+        description="Play every cell of an experiment spec (TOML) into a results folder. "
+                    "Finished chunks are kept: a re-run resumes, a larger --deals extends.")
+    experiment.add_argument("spec", help="an experiment spec, e.g. experiments/all_games.toml")
+    experiment.add_argument("--out", help="results folder (default: results/<spec name>)")
+    experiment.add_argument("--quick", action="store_true",
+                            help="play the spec's quick_deals per cell instead of deals")
+    experiment.add_argument("--deals", type=count, help="deals per cell, overriding the spec")
+    experiment.add_argument("--workers", type=count, default=None,
+                            help="processes to use (default: all cores)")
+    experiment.add_argument("--scheduler", metavar="ADDRESS",
+                            help="run the chunks on a Dask cluster, e.g. tcp://host:8786")
+    experiment.add_argument("--no-progress", action="store_true", help="no progress bar")
+    experiment.add_argument("--report", action="store_true",
+                            help="write the report when the run is done")
+
+    report = commands.add_parser("report", help="tables and plots from a results folder",
+                                 description="Write summary and paired-comparison tables (CSV "
+                                             "and Markdown) and plots (PNG and SVG).")
+    report.add_argument("results", help="a results folder, e.g. results/all_games")
+    report.add_argument("--out", help="where to write (default: RESULTS/report)")
     return parser
+
+
+def command_experiment(args) -> None:
+    from simsol.experiments import run_experiment
+    store = run_experiment(args.spec, out=args.out, quick=args.quick, deals=args.deals,
+                           workers=args.workers, scheduler=args.scheduler,
+                           progress=not args.no_progress)
+    print(f"results in {store.path}")
+    if args.report:
+        from simsol.report import write_report
+        print(f"report in {write_report(store.path)}")
+
+
+def command_report(args) -> None:
+    from simsol.report import write_report
+    out = write_report(args.results, args.out)
+    print((out / "summary.md").read_text(), end="")
+    print(f"tables and plots in {out}")
 
 
 def command_run(args) -> None:
@@ -96,7 +140,8 @@ def command_run(args) -> None:
     result = simsol.simulate(args.game, preset=args.preset, rules=parse_rule_args(args.rule),
                              policy=args.policy, deals=args.deals, seed=args.seed,
                              first=args.first, workers=args.workers, chunk_size=args.chunk_size,
-                             max_moves=args.max_moves, progress=not args.no_progress)
+                             max_moves=args.max_moves, progress=not args.no_progress,
+                             scheduler=args.scheduler)
     if args.records:
         write_records(result, args.records)
     row = result.table().iloc[0].to_dict()
@@ -162,7 +207,8 @@ def command_show(args) -> None:
         sys.stdout.write(trace_text(t, ascii=args.ascii, every=args.every))
 
 
-COMMANDS = {"run": command_run, "games": command_games, "show": command_show}
+COMMANDS = {"run": command_run, "games": command_games, "show": command_show,
+            "experiment": command_experiment, "report": command_report}
 
 
 def main(argv=None) -> int:

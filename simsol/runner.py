@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,43 +131,78 @@ def chunk_starts(first: int, deals: int, chunk_size: int) -> list[tuple[int, int
             for start in range(first, first + deals, chunk_size)]
 
 
+@dataclass(frozen=True)
+class Job:
+    """A validated request: which game, rules, policy, seed and move cap to play deals under."""
+
+    game: str
+    rules: RuleSet
+    policy: Policy
+    seed: int
+    max_moves: int
+
+    def chunk_args(self, start: int, count: int) -> tuple:
+        """The picklable arguments of ``timed_chunk`` for one chunk (sent to workers)."""
+        encoded = encode_rules(get_game(self.game), self.rules)
+        return (self.game, encoded, self.policy.array, self.seed, start, count, self.max_moves)
+
+
+def make_job(game: str, preset: str | None = None, rules: dict | None = None,
+             policy: str = "greedy", seed: int = 0,
+             max_moves: int = DEFAULT_MAX_MOVES) -> Job:
+    the_game = get_game(game)
+    ruleset = build_rules(the_game, preset, rules)
+    return Job(game, ruleset, build_policy(the_game, policy), check_count("seed", seed, 0, MAX_SEED),
+               check_count("max moves", max_moves, 1, 10**7))
+
+
+def timed_chunk(*args) -> tuple[np.ndarray, float]:
+    """``play_chunk`` and the seconds it took (so stored results can report deals/s)."""
+    started = time.perf_counter()
+    records = play_chunk(*args)
+    return records, time.perf_counter() - started
+
+
+def play_chunks(job: Job, chunks: list[tuple[int, int]], workers: int | None = None,
+                scheduler: str | None = None, on_chunk=None, bar=None) -> None:
+    """Play ``chunks`` of deals, calling ``on_chunk(start, records, seconds)`` as each finishes.
+
+    Chunks run in this process (one worker), in forked processes on every core, or as tasks on a
+    Dask cluster (``scheduler``); the records are the same whichever runs them.
+    """
+    from simsol.backends import run_tasks
+    args_list = [job.chunk_args(start, count) for start, count in chunks]
+    if scheduler is None:
+        timed_chunk(*job.chunk_args(chunks[0][0], 1))  # compile before workers fork
+    for args, (records, seconds) in run_tasks(timed_chunk, args_list, workers, scheduler):
+        if on_chunk is not None:
+            on_chunk(args[4], records, seconds)
+        if bar is not None:
+            bar.update(len(records))
+
+
 def simulate(game: str, preset: str | None = None, rules: dict | None = None,
              policy: str = "greedy", deals: int = 10_000, seed: int = 0, first: int = 0,
              workers: int | None = None, chunk_size: int = DEFAULT_CHUNK,
-             max_moves: int = DEFAULT_MAX_MOVES, progress: bool = False) -> Result:
+             max_moves: int = DEFAULT_MAX_MOVES, progress: bool = False,
+             scheduler: str | None = None) -> Result:
     """Play ``deals`` seeded deals of ``game`` and return their records.
 
-    Deal ``i`` of ``seed`` is the same for every policy, preset, chunk size and worker count,
-    so two runs with the same seed are paired deal by deal.
+    Deal ``i`` of ``seed`` is the same for every policy, preset, chunk size, worker count and
+    backend, so two runs with the same seed are paired deal by deal.  ``scheduler`` is the
+    address of a Dask scheduler (``tcp://host:8786``) to run the chunks on a cluster.
     """
-    the_game = get_game(game)
-    ruleset = build_rules(the_game, preset, rules)
-    the_policy = build_policy(the_game, policy)
+    job = make_job(game, preset, rules, policy, seed, max_moves)
     deals = check_count("deals", deals, 1, MAX_DEALS)
-    seed = check_count("seed", seed, 0, MAX_SEED)
     first = check_count("first deal", first, 0, MAX_SEED - deals)
     chunk_size = check_count("chunk size", chunk_size, 1, MAX_DEALS)
-    max_moves = check_count("max moves", max_moves, 1, 10**7)
-    workers = check_count("workers", workers or os.cpu_count() or 1, 1, 1024)
-    encoded = encode_rules(the_game, ruleset)
     chunks = chunk_starts(first, deals, chunk_size)
-    args = (game, encoded, the_policy.array, seed)
-    play_chunk(*args, first, 1, max_moves)  # compile (or load) the kernels before the clock starts
+    parts: dict[int, np.ndarray] = {}
     started = time.perf_counter()
-    parts = []
     with tqdm(total=deals, disable=not progress, unit="deal", unit_scale=True,
-              desc=f"{game} {ruleset.preset} {policy}", smoothing=0.1) as bar:
-        if workers == 1 or len(chunks) == 1:
-            for start, count in chunks:
-                parts.append(play_chunk(*args, start, count, max_moves))
-                bar.update(count)
-        else:  # workers fork after the compile above, so they inherit the compiled kernels
-            context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
-                futures = [pool.submit(play_chunk, *args, start, count, max_moves)
-                           for start, count in chunks]
-                for future in futures:
-                    parts.append(future.result())
-                    bar.update(len(parts[-1]))
+              desc=f"{game} {job.rules.preset} {policy}", smoothing=0.1) as bar:
+        play_chunks(job, chunks, workers, scheduler,
+                    on_chunk=lambda start, records, _: parts.__setitem__(start, records), bar=bar)
     seconds = time.perf_counter() - started
-    return Result(game, ruleset, the_policy, seed, np.concatenate(parts), seconds)
+    data = np.concatenate([parts[start] for start, _ in chunks])
+    return Result(game, job.rules, job.policy, job.seed, data, seconds)

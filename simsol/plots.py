@@ -1,0 +1,90 @@
+"""The study's figures, drawn with matplotlib from a results folder's summary and records."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from simsol.stats import Z95  # noqa: E402
+
+
+def win_rates(summary):
+    """Win rate with its 95% interval for every cell, grouped by game."""
+    frame = summary.sort_values(["game", "rules", "policy"]).reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(8, 0.32 * len(frame) + 1.2))
+    y = np.arange(len(frame))[::-1]
+    err = [100 * (frame.win_rate - frame.ci_low), 100 * (frame.ci_high - frame.win_rate)]
+    ax.errorbar(100 * frame.win_rate, y, xerr=err, fmt="o", ms=4, capsize=3)
+    ax.set_yticks(y, [f"{r.rules} · {r.policy}" for r in frame.itertuples()], fontsize=8)
+    ax.set_xlabel("win rate, % (95% Wilson interval)")
+    ax.set_title("How often each game comes out")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def differences(comparisons):
+    """Forest plot: paired differences in win rate on the same deals, with 95% intervals."""
+    frame = comparisons.reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(8, 0.32 * max(len(frame), 1) + 1.2))
+    if frame.empty:
+        ax.text(0.5, 0.5, "no paired comparisons in this results folder", ha="center")
+        return fig
+    y = np.arange(len(frame))[::-1]
+    err = [100 * (frame.difference - frame.ci_low), 100 * (frame.ci_high - frame.difference)]
+    ax.errorbar(100 * frame.difference, y, xerr=err, fmt="s", ms=4, capsize=3)
+    ax.axvline(0, color="grey", lw=1)
+    ax.set_yticks(y, [f"{r.a} − {r.b}" + (f" · {r.policy}" if r.policy else "")
+                      for r in frame.itertuples()], fontsize=8)
+    ax.set_xlabel("difference in win rate, percentage points (paired 95% interval)")
+    ax.set_title("Rule variants and players compared on the same deals")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def convergence(results, summary, per_game: int = 1):
+    """The running win-rate estimate as deals accumulate, with its Wilson band."""
+    chosen = summary.sort_values("deals", ascending=False).groupby("game").head(per_game)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for row in chosen.itertuples():
+        won = results.records(row.cell)["won"].to_numpy()
+        n = np.arange(1, len(won) + 1)
+        p = np.cumsum(won) / n
+        half = Z95 * np.sqrt(p * (1 - p) / n + Z95**2 / (4 * n**2)) / (1 + Z95**2 / n)
+        centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+        line, = ax.plot(n, 100 * p, lw=1, label=f"{row.rules} · {row.policy}")
+        ax.fill_between(n, 100 * (centre - half), 100 * (centre + half), alpha=0.2,
+                        color=line.get_color())
+    ax.set_xscale("log")
+    ax.set_xlabel("deals played")
+    ax.set_ylabel("win rate so far, %")
+    ax.set_title("Convergence of the estimate")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def foundations(results, summary):
+    """Distribution of cards on the foundations at the end, one panel per game."""
+    chosen = summary.sort_values("deals", ascending=False).groupby("game").head(1)
+    count = len(chosen)
+    cols = min(count, 3)
+    rows = (count + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows), squeeze=False)
+    for ax, row in zip(axes.flat, chosen.itertuples()):
+        cards = results.records(row.cell)["foundation"].to_numpy()
+        ax.hist(cards, bins=np.arange(cards.max() + 2) - 0.5, density=True)
+        ax.set_title(f"{row.rules} · {row.policy}", fontsize=8)
+        ax.set_xlabel("cards on the foundations")
+    for ax in list(axes.flat)[count:]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def all_figures(results, summary, comparisons) -> dict:
+    return {"win_rates": win_rates(summary), "differences": differences(comparisons),
+            "convergence": convergence(results, summary),
+            "foundations": foundations(results, summary)}
