@@ -57,7 +57,7 @@ def run_on_dask(fn, args_list: list[tuple], scheduler: str):
     except ImportError as error:  # pragma: no cover - dask is a dependency
         raise SimsolError(f"--scheduler needs dask.distributed: {error}") from None
     try:
-        client = Client(scheduler, timeout="10s", set_as_default=False)
+        client = Client(scheduler, timeout="5s")
     except (OSError, TimeoutError) as error:
         raise SimsolError(f"cannot reach the Dask scheduler at {scheduler!r}: {error}") from None
     with client:
