@@ -28,8 +28,20 @@ def run_tasks(fn, args_list: list[tuple], workers: int | None = None,
         return
     # Fork after the caller compiled the kernels, so every worker inherits them.
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(min(workers, len(args_list)), mp_context=context) as pool:
+    with ProcessPoolExecutor(min(workers, len(args_list)), mp_context=context,
+                             initializer=die_with_parent) as pool:
         yield from bounded(pool.submit, fn, args_list, 2 * workers)
+
+
+def die_with_parent() -> None:
+    """Ask Linux to kill this worker when its parent dies (even by SIGKILL), so no orphan
+    keeps playing; a no-op elsewhere."""
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def bounded(submit, fn, args_list, window: int):

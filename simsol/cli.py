@@ -118,7 +118,9 @@ def build_parser() -> Parser:
 
 
 def command_experiment(args) -> None:
-    from simsol.experiments import run_experiment
+    from simsol.experiments import load_spec, run_experiment
+    for line in load_spec(args.spec).skipped:
+        print(f"not playable, left out: {line}", file=sys.stderr)
     store = run_experiment(args.spec, out=args.out, quick=args.quick, deals=args.deals,
                            workers=args.workers, scheduler=args.scheduler,
                            progress=not args.no_progress)

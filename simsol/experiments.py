@@ -30,7 +30,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from simsol.games import get_game
-from simsol.rules import SimsolError
+from simsol.rules import SimsolError, build_rules, unknown
 from simsol.runner import DEFAULT_CHUNK, MAX_DEALS, chunk_starts, check_count, make_job, play_chunks
 from simsol.store import Cell, Store
 
@@ -50,6 +50,7 @@ class Spec:
     max_moves: int
     cells: list[Cell]
     source: dict
+    skipped: list[str]
 
 
 def _check_keys(table: dict, allowed: set[str], where: str) -> None:
@@ -71,12 +72,13 @@ def load_spec(path: str | Path) -> Spec:
     if not isinstance(source.get("cells"), list) or not source["cells"]:
         raise SimsolError(f"{path}: a spec needs at least one [[cells]] table")
     cells: dict[str, Cell] = {}
+    skipped: list[str] = []
     for number, table in enumerate(source["cells"], 1):
         where = f"{path}: cells table {number}"
         _check_keys(table, CELL_KEYS, where)
         if "game" not in table:
             raise SimsolError(f"{where}: 'game' is missing")
-        for cell in expand(table, where):
+        for cell in expand(table, where, skipped):
             job = make_job(cell.game, cell.preset, cell.rules, cell.policy)  # validates
             # Keep only the overrides that change the preset, so equal rules make one cell.
             cell = Cell(cell.game, cell.preset, dict(job.rules.overrides), cell.policy)
@@ -93,11 +95,17 @@ def load_spec(path: str | Path) -> Spec:
         max_moves=check_count("max_moves", source.get("max_moves", 5000), 1, 10**7),
         cells=list(cells.values()),
         source=source,
+        skipped=skipped,
     )
 
 
-def expand(table: dict, where: str) -> list[Cell]:
-    """The cells one [[cells]] table stands for."""
+def expand(table: dict, where: str, skipped: list[str]) -> list[Cell]:
+    """The cells one [[cells]] table stands for.
+
+    A grid may cross options into combinations the game does not allow (Block Eleven with
+    fewer slots than court cards): those are left out and listed in ``skipped`` with the
+    game's reason, while a value no option allows is an error.
+    """
     game = table["game"]
     get_game(game)
     policies = table.get("policies", ["greedy"])
@@ -105,10 +113,23 @@ def expand(table: dict, where: str) -> list[Cell]:
     if "grid" in table:
         if "presets" in table:
             raise SimsolError(f"{where}: give either 'presets' or 'grid', not both")
+        options = {option.name: option for option in get_game(game).options}
+        for name, values in table["grid"].items():
+            if name not in options:
+                raise unknown(f"rule option for {game} in {where}", name, options)
+            for value in values if isinstance(values, list) else [values]:
+                options[name].parse(value)
         names = list(table["grid"])
         combos = [dict(zip(names, values))
                   for values in itertools.product(*(table["grid"][n] for n in names))]
-        variants = [("book", base_rules | combo) for combo in combos]
+        variants = []
+        for combo in combos:
+            try:
+                build_rules(get_game(game), "book", base_rules | combo)
+            except SimsolError as why:
+                skipped.append(f"{game} {combo}: {why}")
+                continue
+            variants.append(("book", base_rules | combo))
     else:
         presets = table.get("presets", ["book"])
         if presets == "all":

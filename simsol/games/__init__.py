@@ -8,6 +8,7 @@ from simsol.rules import unknown
 
 GAME_MODULES = {
     "klondike": "simsol.games.klondike",
+    "elevens": "simsol.games.elevens",
 }
 
 
