@@ -25,7 +25,7 @@ import pandas as pd
 
 import simsol
 from simsol.games import game_names, get_game
-from simsol.policies import POLICY_DOCS
+from simsol.policies import POLICY_DOCS  # every built-in policy
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -45,7 +45,12 @@ def plain_python(game: str, preset: str, policy: str, deals: int, seed: int) -> 
     return rate, [tuple(r) for r in records]
 
 
+SEARCHING = ("lookahead", "thoughtful")
+
+
 def bench_row(game, preset, policy, deals, seed, workers, python_deals):
+    if policy in SEARCHING:  # a search plays thousands of moves per move: far fewer deals
+        deals, python_deals = max(200, deals // 500), min(python_deals, 5)
     simsol.simulate(game, preset=preset, policy=policy, deals=min(deals, 2000), seed=seed,
                     workers=workers)  # warm-up: compile and fork once
     started = time.perf_counter()

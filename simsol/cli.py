@@ -50,7 +50,14 @@ def add_game_arguments(parser, deal_options: bool = True) -> None:
     parser.add_argument("--rule", action="append", metavar="NAME=VALUE",
                         help="override one rule option, e.g. --rule draw=1 (repeatable)")
     parser.add_argument("--policy", default="greedy",
-                        help="the player: greedy or random (default: greedy)")
+                        help="the player: random, greedy, heuristic, lookahead, thoughtful (an "
+                             "upper bound that sees hidden cards) or one from --policy-file "
+                             "(default: greedy; see 'simsol policies')")
+    parser.add_argument("--policy-opt", action="append", metavar="KEY=VALUE",
+                        help="change a policy setting, e.g. --policy-opt weight.reveal=3, "
+                             "samples=16, depth=60, ties=first (repeatable)")
+    parser.add_argument("--policy-file", metavar="FILE",
+                        help="a TOML file of your own policies ([policies.NAME] tables)")
     parser.add_argument("--seed", type=count, default=0, help="master seed (default: 0)")
     parser.add_argument("--max-moves", type=count, default=5000,
                         help="moves after which a game is cut off and counted as capped "
@@ -83,6 +90,11 @@ def build_parser() -> Parser:
 
     games = commands.add_parser("games", help="list games, presets, rule options and policies")
     games.add_argument("game", nargs="?", help="show one game in full")
+
+    policies = commands.add_parser("policies", help="list the policies and their settings")
+    policies.add_argument("game", nargs="?", default="klondike",
+                          help="show the settings as they apply to this game (default klondike)")
+    policies.add_argument("--policy-file", metavar="FILE", help="also list the policies in FILE")
 
     show = commands.add_parser("show", help="play one deal and print it move by move")
     add_game_arguments(show)
@@ -137,13 +149,40 @@ def command_report(args) -> None:
     print(f"tables and plots in {out}")
 
 
+def policy_arguments(args) -> dict:
+    """simulate()/trace() keywords for --policy-opt and --policy-file."""
+    from simsol.policies import load_policy_file, parse_value
+    options = {}
+    for item in args.policy_opt or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise SimsolError(f"bad --policy-opt {item!r}; write it as KEY=VALUE, "
+                              "e.g. --policy-opt weight.reveal=3")
+        options[key.strip()] = parse_value(value)
+    extra = load_policy_file(args.policy_file) if args.policy_file else None
+    return {"policy_options": options or None, "policies": extra}
+
+
+def command_policies(args) -> None:
+    from simsol.games import get_game
+    from simsol.policies import BUILT_IN, load_policy_file, policy_summary
+    game = get_game(args.game)
+    extra = load_policy_file(args.policy_file) if args.policy_file else {}
+    print(f"policies, with their settings for {game.name} (move kinds: "
+          f"{', '.join(game.move_kinds)}):")
+    for name in list(BUILT_IN) + list(extra):
+        print(f"  {policy_summary(game, name, extra)}")
+    from simsol.engine.core import FEATURE_NAMES
+    print("heuristic features (--policy-opt weight.NAME=W): " + ", ".join(FEATURE_NAMES))
+
+
 def command_run(args) -> None:
     import simsol
     result = simsol.simulate(args.game, preset=args.preset, rules=parse_rule_args(args.rule),
                              policy=args.policy, deals=args.deals, seed=args.seed,
                              first=args.first, workers=args.workers, chunk_size=args.chunk_size,
                              max_moves=args.max_moves, progress=not args.no_progress,
-                             scheduler=args.scheduler)
+                             scheduler=args.scheduler, **policy_arguments(args))
     if args.records:
         write_records(result, args.records)
     row = result.table().iloc[0].to_dict()
@@ -190,7 +229,7 @@ def command_games(args) -> None:
             print(f"    {option.name:<16} default {option.text(option.default):<16} "
                   f"allowed: {option.allowed()}")
             print(f"    {'':<16} {option.doc}")
-        print("  policies:")
+        print("  policies ('simsol policies GAME' for their settings):")
         for policy in POLICY_DOCS:
             print(f"    {policy_summary(game, policy)}")
     if not args.game:
@@ -202,7 +241,8 @@ def command_show(args) -> None:
     from simsol.show import trace_text
     from simsol.trace import trace
     t = trace(args.game, preset=args.preset, rules=parse_rule_args(args.rule),
-              policy=args.policy, seed=args.seed, deal=args.deal, max_moves=args.max_moves)
+              policy=args.policy, seed=args.seed, deal=args.deal, max_moves=args.max_moves,
+              **policy_arguments(args))
     if args.json:
         print(json.dumps(t.as_dict(), ensure_ascii=args.ascii))
     else:
@@ -210,7 +250,8 @@ def command_show(args) -> None:
 
 
 COMMANDS = {"run": command_run, "games": command_games, "show": command_show,
-            "experiment": command_experiment, "report": command_report}
+            "experiment": command_experiment, "report": command_report,
+            "policies": command_policies}
 
 
 def main(argv=None) -> int:

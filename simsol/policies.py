@@ -1,59 +1,276 @@
-"""Player policies as data: each one compiles to a small int64 array the kernels read.
+"""Player policies as data: a named configuration compiled to one float64 array the kernels read.
 
-A policy only ever sees the list of legal moves, which the games compute from visible cards,
-so no policy can read a face-down card or the order of the stock.
+A policy only ever sees the list of legal moves, which the games compute from visible cards, and
+the visible shape of the position (how many cards lie face down, never which), so no policy can
+read a face-down card or the order of the stock — except ``thoughtful``, an upper-bound mode that
+is labelled as such in every rules/policy id it appears in.
 
-* ``greedy`` plays the first legal move in the game's priority order over move kinds (e.g. to a
-  foundation, then moves that turn a face-down card, ..., then the stock) and never plays kinds
-  outside that order (pointless shuffles), so it never loops.
-* ``random`` picks uniformly among all legal moves, from the deal's own player stream: a
-  baseline.
+Built in, for every game:
+
+* ``random`` — uniform over all legal moves (a baseline);
+* ``greedy`` — the first legal move in the game's priority order over kinds of move;
+* ``heuristic`` — the highest score: a weight per kind of move (by default the greedy order,
+  far apart) plus weighted features of the move (turns a face-down card, empties a pile, how many
+  face-down cards lie in the source pile, ...); ties broken at random;
+* ``lookahead`` — samples the unseen cards ``samples`` times and plays every candidate out with
+  the heuristic for ``depth`` moves in each sampled world, picking the best on average;
+* ``thoughtful`` — the same search on the real cards (it sees everything: an upper bound).
+
+Users define their own in a TOML file (``[policies.NAME]`` tables with ``base = "heuristic"``
+and any of the settings) or on the command line (``--policy-opt weight.reveal=3``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
-from simsol.engine.core import GREEDY, NEVER, RANDOM
-from simsol.rules import unknown
+from simsol.engine.core import (
+    FEATURE_NAMES,
+    GREEDY,
+    HEURISTIC,
+    LOOKAHEAD,
+    NEVER,
+    P_DEPTH,
+    P_FEATURES,
+    P_KINDS,
+    P_PRIORITY,
+    P_ROLLOUT,
+    P_SAMPLES,
+    P_SEES_HIDDEN,
+    P_TIES,
+    P_TYPE,
+    RANDOM,
+)
+from simsol.rules import SimsolError, unknown
 
-POLICY_DOCS = {
-    "greedy": "the first legal move in a fixed priority order over move kinds",
-    "random": "uniform over all legal moves (a baseline)",
+BASES = ("random", "greedy", "heuristic", "lookahead")
+TIES = ("first", "random")
+KIND_GAP = 100.0  # heuristic kind weights: far enough apart that features only break ties
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    """Everything that defines a player; ``order`` and ``kind_weights`` default to the game's."""
+
+    name: str
+    base: str
+    doc: str = ""
+    order: tuple[str, ...] = ()  # kinds played, best first (empty: the game's greedy order)
+    weights: dict = field(default_factory=dict)  # feature -> weight (heuristic, look-ahead)
+    kind_weights: dict = field(default_factory=dict)  # kind -> weight, added to the order's
+    ties: str = "first"
+    samples: int = 8
+    depth: int = 40
+    rollout: str = "heuristic"
+    sees_hidden: bool = False
+
+    def settings(self) -> dict:
+        """The settings that matter for this base (for ids and listings)."""
+        out: dict = {}
+        if self.order:
+            out["order"] = ",".join(self.order)
+        if self.base in ("heuristic", "lookahead"):
+            out |= {f"weight.{k}": v for k, v in sorted(self.weights.items())}
+            out |= {f"kind.{k}": v for k, v in sorted(self.kind_weights.items())}
+            out["ties"] = self.ties
+        if self.base == "lookahead":
+            out |= {"samples": self.samples, "depth": self.depth, "rollout": self.rollout}
+            if self.sees_hidden:
+                out["sees_hidden"] = True
+        return out
+
+
+DEFAULT_WEIGHTS = {"reveal": 5.0, "hidden_under": 1.0, "empties": 2.0, "source_length": 0.1}
+
+BUILT_IN = {
+    "random": PolicyConfig("random", "random", "uniform over all legal moves (a baseline)"),
+    "greedy": PolicyConfig("greedy", "greedy",
+                           "the first legal move in a fixed priority order over move kinds"),
+    "heuristic": PolicyConfig("heuristic", "heuristic",
+                              "the greedy order, ties broken by what a move uncovers, empties and "
+                              "how many hidden cards its pile holds", weights=DEFAULT_WEIGHTS,
+                              ties="random"),
+    "lookahead": PolicyConfig("lookahead", "lookahead",
+                              "samples the unseen cards, plays each candidate out with the "
+                              "heuristic, picks the best on average", weights=DEFAULT_WEIGHTS,
+                              ties="random"),
+    "thoughtful": PolicyConfig("thoughtful", "lookahead",
+                               "UPPER BOUND: the look-ahead on the real hidden cards (it sees "
+                               "every face-down card)", weights=DEFAULT_WEIGHTS, ties="random",
+                               sees_hidden=True, samples=1),
 }
+POLICY_DOCS = {name: config.doc for name, config in BUILT_IN.items()}
+# The policies every game's contract test plays (the search ones are slow, so fewer deals).
+FAST_POLICIES = ("random", "greedy", "heuristic")
 
 
 @dataclass(frozen=True)
 class Policy:
-    name: str
+    """A compiled policy: its configuration and the array the kernels read."""
+
+    config: PolicyConfig
     array: np.ndarray
 
     @property
+    def name(self) -> str:
+        return self.config.name
+
+    @property
     def id(self) -> str:
-        return self.name
+        """The name, the settings changed from the built-in one, and the upper-bound label."""
+        base = BUILT_IN.get(self.config.name)
+        changed = {k: v for k, v in self.config.settings().items()
+                   if base is None or base.settings().get(k) != v}
+        text = self.config.name
+        if changed:
+            text += "[" + ",".join(f"{k}={v}" for k, v in changed.items()) + "]"
+        if self.config.sees_hidden:
+            text += "(sees-hidden-cards)"
+        return text
 
 
-def build_policy(game, name: str) -> Policy:
-    """The compiled policy ``name`` for ``game``."""
-    if name not in POLICY_DOCS:
-        raise unknown("policy", name, POLICY_DOCS)
+def parse_value(text: str):
+    value = str(text).strip()
+    low = value.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return float(value) if any(c in value for c in ".eE") else int(value)
+    except ValueError:
+        return value
+
+
+def with_options(config: PolicyConfig, options: dict) -> PolicyConfig:
+    """Apply ``weight.NAME=…``, ``kind.NAME=…``, ``order=a,b``, ``ties``, ``samples``,
+    ``depth``, ``rollout`` settings, each checked, to a configuration."""
+    weights = dict(config.weights)
+    kind_weights = dict(config.kind_weights)
+    changes: dict = {}
+    for key, raw in options.items():
+        value = parse_value(raw) if isinstance(raw, str) else raw
+        if key.startswith("weight."):
+            feature = key.split(".", 1)[1]
+            if feature not in FEATURE_NAMES:
+                raise unknown("policy feature", feature, FEATURE_NAMES)
+            weights[feature] = _number(key, value)
+        elif key.startswith("kind."):
+            kind_weights[key.split(".", 1)[1]] = _number(key, value)
+        elif key == "order":
+            items = value if isinstance(value, list) else str(value).split(",")
+            changes["order"] = tuple(item.strip() for item in items if item.strip())
+        elif key == "ties":
+            if value not in TIES:
+                raise SimsolError(f"bad policy setting ties={value!r}; allowed: first, random")
+            changes["ties"] = value
+        elif key in ("samples", "depth"):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10_000:
+                raise SimsolError(f"policy setting {key} must be a whole number 1..10000, "
+                                  f"got {raw!r}")
+            changes[key] = value
+        elif key == "rollout":
+            if value not in ("random", "greedy", "heuristic"):
+                raise SimsolError(f"bad policy setting rollout={value!r}; allowed: random, "
+                                  "greedy, heuristic")
+            changes[key] = value
+        elif key == "doc":
+            changes["doc"] = str(value)
+        else:
+            allowed = ["weight.FEATURE", "kind.KIND", "order", "ties", "samples", "depth",
+                       "rollout"]
+            raise unknown("policy setting", key, allowed)
+    return replace(config, weights=weights, kind_weights=kind_weights, **changes)
+
+
+def _number(key: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SimsolError(f"policy setting {key} must be a number, got {value!r}")
+    return float(value)
+
+
+def load_policy_file(path: str | Path) -> dict[str, PolicyConfig]:
+    """User policies from TOML: ``[policies.NAME]`` with ``base`` and any settings."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise SimsolError(f"no such policy file: {path}") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise SimsolError(f"{path} is not a readable TOML policy file: {error}") from None
+    tables = data.get("policies")
+    if not isinstance(tables, dict) or not tables:
+        raise SimsolError(f"{path}: write policies as [policies.NAME] tables with a 'base'")
+    configs = {}
+    for name, table in tables.items():
+        table = dict(table)
+        base = table.pop("base", None)
+        if base not in BASES and base not in BUILT_IN:
+            raise SimsolError(f"{path}: policy {name!r} needs base = one of "
+                              f"{', '.join(BASES)} (or a built-in policy)")
+        start = BUILT_IN[base] if base in BUILT_IN else PolicyConfig(name, base)
+        flat = {}
+        for key, value in table.items():
+            if isinstance(value, dict):  # weight = { reveal = 3 } style
+                prefix = {"weight": "weight.", "weights": "weight.", "kind": "kind."}.get(key)
+                if prefix is None:
+                    raise unknown(f"policy setting in {name}", key, ["weight", "kind"])
+                flat |= {prefix + k: v for k, v in value.items()}
+            else:
+                flat[key] = value
+        configs[name] = replace(with_options(start, flat), name=name)
+    return configs
+
+
+def compile_policy(game, config: PolicyConfig) -> np.ndarray:
+    """The array the kernels read, for ``game``'s move kinds."""
     kinds = game.move_kinds
-    array = np.full(2 + len(kinds), NEVER, dtype=np.int64)
-    array[1] = len(kinds)
-    if name == "random":
-        array[0] = RANDOM
-        array[2:] = 0
-    else:
-        array[0] = GREEDY
-        for priority, kind in enumerate(game.greedy_order):
-            array[2 + kinds.index(kind)] = priority
-    return Policy(name, array)
+    order = config.order or game.greedy_order
+    for kind in list(order) + list(config.kind_weights):
+        if kind not in kinds:
+            raise unknown(f"move kind for {game.name}", kind, kinds)
+    array = np.zeros(P_PRIORITY + len(kinds), dtype=np.float64)
+    array[P_TYPE] = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC,
+                     "lookahead": LOOKAHEAD}[config.base]
+    array[P_KINDS] = len(kinds)
+    array[P_TIES] = TIES.index(config.ties)
+    array[P_SAMPLES] = config.samples
+    array[P_DEPTH] = config.depth
+    array[P_SEES_HIDDEN] = float(config.sees_hidden)
+    array[P_ROLLOUT] = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}[config.rollout]
+    for i, feature in enumerate(FEATURE_NAMES):
+        array[P_FEATURES + i] = config.weights.get(feature, 0.0)
+    priorities = array[P_PRIORITY:]
+    if config.base == "random":
+        priorities[:] = 0.0
+        return array
+    priorities[:] = NEVER
+    for rank, kind in enumerate(order):
+        index = kinds.index(kind)
+        if config.base == "greedy":
+            priorities[index] = rank
+        else:  # a score: earlier kinds weigh more, by far
+            priorities[index] = KIND_GAP * (len(order) - rank) + config.kind_weights.get(kind, 0.0)
+    return array
 
 
-def policy_summary(game, name: str) -> str:
-    """One line describing what ``name`` does in ``game``."""
-    if name == "greedy":
-        return "greedy: " + " > ".join(game.greedy_order)
-    return f"{name}: {POLICY_DOCS[name]}"
+def build_policy(game, name: str, options: dict | None = None,
+                 extra: dict[str, PolicyConfig] | None = None) -> Policy:
+    """The compiled policy ``name`` (built in, or from ``extra``) with ``options`` applied."""
+    known = BUILT_IN | (extra or {})
+    if name not in known:
+        raise unknown("policy", name, known)
+    config = with_options(known[name], options or {}) if options else known[name]
+    return Policy(config, compile_policy(game, config))
+
+
+def policy_summary(game, name: str, extra: dict[str, PolicyConfig] | None = None) -> str:
+    """One line: the policy, what it does, and its settings for ``game``."""
+    config = (BUILT_IN | (extra or {}))[name]
+    settings = config.settings()
+    if config.base != "random" and "order" not in settings:
+        settings = {"order": " > ".join(game.greedy_order)} | settings
+    text = ", ".join(f"{k}={v}" for k, v in settings.items())
+    return f"{name} ({config.base}): {config.doc}" + (f" [{text}]" if text else "")

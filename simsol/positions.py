@@ -32,8 +32,7 @@ from simsol.engine.core import (
     V_PASS_PROGRESS,
     V_PASSES,
     V_REDEALS,
-    apply_move,
-    legal_moves,
+    game_entries,
 )
 from simsol.rules import RuleSet, SimsolError, build_rules, encode_rules
 
@@ -129,8 +128,8 @@ def moves_from(game, position: Position | str, preset: str | None = None,
     """The legal moves of a position (given as text or a ``Position``) under the given rules."""
     if isinstance(position, str):
         position = parse_position(game, position)
-    rows = legal_moves(game.generate, position.piles, position.lens, position.down,
-                       position.vars, _rules_array(game, preset, rules))
+    rows = game_entries(game).legal_moves(position.piles, position.lens, position.down,
+                                          position.vars, _rules_array(game, preset, rules))
     return [describe(game, row) for row in rows]
 
 
@@ -138,11 +137,26 @@ def play(game, position: Position, move: Move, preset: str | None = None,
          rules: dict | None = None) -> bool:
     """Apply ``move`` (one of ``moves_from``) to ``position`` in place; True on progress."""
     encoded = _rules_array(game, preset, rules)
-    rows = legal_moves(game.generate, position.piles, position.lens, position.down,
-                       position.vars, encoded)
+    rows = game_entries(game).legal_moves(position.piles, position.lens, position.down,
+                                          position.vars, encoded)
     for row in rows:
         if describe(game, row) == move:
             rng = np.zeros(6, dtype=np.uint64)
-            return bool(apply_move(game.apply, position.piles, position.lens, position.down,
-                                   position.vars, encoded, row.copy(), rng))
+            return bool(game_entries(game).apply_move(position.piles, position.lens,
+                                                      position.down, position.vars, encoded,
+                                                      row.copy(), rng))
     raise SimsolError(f"{move} is not a legal move here")
+
+
+def choice(game, position: Position | str, policy: str = "greedy", preset: str | None = None,
+           rules: dict | None = None, policy_options: dict | None = None,
+           seed: int = 0) -> Move | None:
+    """The move ``policy`` picks in ``position`` (None when it has none)."""
+    from simsol.policies import build_policy
+    if isinstance(position, str):
+        position = parse_position(game, position)
+    compiled = build_policy(game, policy, policy_options)
+    row = game_entries(game).pick_move(position.piles.copy(), position.lens.copy(),
+                                       position.down.copy(), position.vars.copy(),
+                                       _rules_array(game, preset, rules), compiled.array, seed)
+    return None if row[0] < 0 else describe(game, row)

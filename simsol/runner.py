@@ -9,7 +9,14 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from simsol.engine.core import DEFAULT_MAX_MOVES, END_REASONS, MOVE_CAP, NO_PROGRESS, STUCK, run_batch
+from simsol.engine.core import (
+    DEFAULT_MAX_MOVES,
+    END_REASONS,
+    MOVE_CAP,
+    NO_PROGRESS,
+    STUCK,
+    game_entries,
+)
 from simsol.deals import MAX_SEED
 from simsol.games import get_game
 from simsol.policies import Policy, build_policy
@@ -39,7 +46,7 @@ def play_chunk(game_name: str, rules: np.ndarray, policy: np.ndarray, seed: int,
     moves = np.zeros(count, dtype=np.int64)
     passes = np.zeros(count, dtype=np.int64)
     end = np.zeros(count, dtype=np.int64)
-    run_batch(game.setup, game.generate, game.apply, game.deck.cards(), game.n_piles,
+    game_entries(game).run_batch(game.deck.cards(), game.n_piles,
               game.capacity, rules, policy, seed, first, count, max_moves, won, foundation,
               moves, passes, end)
     out["won"], out["foundation"], out["moves"] = won, foundation, moves
@@ -148,11 +155,13 @@ class Job:
 
 
 def make_job(game: str, preset: str | None = None, rules: dict | None = None,
-             policy: str = "greedy", seed: int = 0,
-             max_moves: int = DEFAULT_MAX_MOVES) -> Job:
+             policy: str = "greedy", seed: int = 0, max_moves: int = DEFAULT_MAX_MOVES,
+             policy_options: dict | None = None, policies: dict | None = None) -> Job:
+    """Validate everything about a run before any deal is played."""
     the_game = get_game(game)
     ruleset = build_rules(the_game, preset, rules)
-    return Job(game, ruleset, build_policy(the_game, policy), check_count("seed", seed, 0, MAX_SEED),
+    the_policy = build_policy(the_game, policy, policy_options, policies)
+    return Job(game, ruleset, the_policy, check_count("seed", seed, 0, MAX_SEED),
                check_count("max moves", max_moves, 1, 10**7))
 
 
@@ -161,6 +170,10 @@ def timed_chunk(*args) -> tuple[np.ndarray, float]:
     started = time.perf_counter()
     records = play_chunk(*args)
     return records, time.perf_counter() - started
+
+
+def warm_up(job: Job) -> None:
+    play_chunk(*job.chunk_args(0, 1))
 
 
 def play_chunks(job: Job, chunks: list[tuple[int, int]], workers: int | None = None,
@@ -173,7 +186,7 @@ def play_chunks(job: Job, chunks: list[tuple[int, int]], workers: int | None = N
     from simsol.backends import run_tasks
     args_list = [job.chunk_args(start, count) for start, count in chunks]
     if scheduler is None:
-        timed_chunk(*job.chunk_args(chunks[0][0], 1))  # compile before workers fork
+        warm_up(job)  # compile (or load) the kernels here, before workers fork
     for args, (records, seconds) in run_tasks(timed_chunk, args_list, workers, scheduler):
         if on_chunk is not None:
             on_chunk(args[4], records, seconds)
@@ -185,19 +198,24 @@ def simulate(game: str, preset: str | None = None, rules: dict | None = None,
              policy: str = "greedy", deals: int = 10_000, seed: int = 0, first: int = 0,
              workers: int | None = None, chunk_size: int = DEFAULT_CHUNK,
              max_moves: int = DEFAULT_MAX_MOVES, progress: bool = False,
-             scheduler: str | None = None) -> Result:
+             scheduler: str | None = None, policy_options: dict | None = None,
+             policies: dict | None = None) -> Result:
     """Play ``deals`` seeded deals of ``game`` and return their records.
 
     Deal ``i`` of ``seed`` is the same for every policy, preset, chunk size, worker count and
     backend, so two runs with the same seed are paired deal by deal.  ``scheduler`` is the
     address of a Dask scheduler (``tcp://host:8786``) to run the chunks on a cluster.
+    ``policy_options`` changes the policy's settings (``{"weight.reveal": 3}``); ``policies``
+    adds user-defined policies (``simsol.policies.load_policy_file``).
     """
-    job = make_job(game, preset, rules, policy, seed, max_moves)
+    job = make_job(game, preset, rules, policy, seed, max_moves, policy_options, policies)
     deals = check_count("deals", deals, 1, MAX_DEALS)
     first = check_count("first deal", first, 0, MAX_SEED - deals)
     chunk_size = check_count("chunk size", chunk_size, 1, MAX_DEALS)
     chunks = chunk_starts(first, deals, chunk_size)
     parts: dict[int, np.ndarray] = {}
+    if scheduler is None:
+        warm_up(job)  # so that the clock below times play, not compilation
     started = time.perf_counter()
     with tqdm(total=deals, disable=not progress, unit="deal", unit_scale=True,
               desc=f"{game} {job.rules.preset} {policy}", smoothing=0.1) as bar:

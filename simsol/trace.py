@@ -15,7 +15,7 @@ from simsol.engine.core import (
     V_FOUNDATION,
     V_MOVES,
     V_PASSES,
-    trace_deal,
+    game_entries,
 )
 from simsol.games import get_game
 from simsol.policies import build_policy
@@ -83,11 +83,12 @@ class Trace:
 
 def trace(game: str, preset: str | None = None, rules: dict | None = None,
           policy: str = "greedy", seed: int = 0, deal: int = 0,
-          max_moves: int = DEFAULT_MAX_MOVES) -> Trace:
+          max_moves: int = DEFAULT_MAX_MOVES, policy_options: dict | None = None,
+          policies: dict | None = None) -> Trace:
     """Play deal ``deal`` of ``seed`` recording every move and position."""
     the_game = get_game(game)
     ruleset = build_rules(the_game, preset, rules)
-    the_policy = build_policy(the_game, policy)
+    the_policy = build_policy(the_game, policy, policy_options, policies)
     seed = check_count("seed", seed, 0, 2**63 - 1)
     deal = check_count("deal", deal, 0, 2**63 - 1)
     max_moves = check_count("max moves", max_moves, 1, 100_000)
@@ -98,12 +99,12 @@ def trace(game: str, preset: str | None = None, rules: dict | None = None,
     tr_lens = np.zeros(shape, dtype=np.int64)
     tr_down = np.zeros(shape, dtype=np.int64)
     vars = np.zeros(N_VARS, dtype=np.int64)
-    end = trace_deal(the_game.setup, the_game.generate, the_game.apply, the_game.deck.cards(),
+    end = game_entries(the_game).trace_deal(the_game.deck.cards(),
                      the_game.n_piles, the_game.capacity, encode_rules(the_game, ruleset),
                      the_policy.array, seed, deal, max_moves, tr_moves, tr_piles, tr_lens,
                      tr_down, vars)
     n = int(vars[V_MOVES])
-    return Trace(the_game, ruleset, policy, seed, deal, END_REASONS[end],
+    return Trace(the_game, ruleset, the_policy.id, seed, deal, END_REASONS[end],
                  [describe(the_game, row) for row in tr_moves[:n]],
                  tr_piles[: n + 1], tr_lens[: n + 1], tr_down[: n + 1],
                  int(vars[V_FOUNDATION]), int(vars[V_PASSES]))

@@ -16,10 +16,14 @@ no-progress cut, and optionally records a full trace.  Nothing in it allocates p
 
 from __future__ import annotations
 
-from simsol.engine.jit import entry, kernel
+import re
+import types
+from types import SimpleNamespace
+
+from simsol.engine.jit import allocating, entry, kernel
 import numpy as np
 
-from simsol.deals import N_STREAMS, POLICY_STREAM, below, deal_into
+from simsol.deals import N_STREAMS, POLICY_STREAM, below, deal_into, init_streams, shuffle
 
 # How a game ended (the ``end`` column of every record).
 WON, STUCK, NO_PROGRESS, MOVE_CAP = 0, 1, 2, 3
@@ -46,17 +50,23 @@ MAX_MOVES_LISTED = 2048
 IDLE_CAP = 1000
 DEFAULT_MAX_MOVES = 5000
 
-# Policy arrays: [type, number of move kinds, priority of kind 0, ...]; priority -1 = never.
-P_TYPE, P_KINDS, P_PRIORITY = 0, 1, 2
-RANDOM, GREEDY = 0, 1
-NEVER = -1
+# Policy arrays (float64), filled by simsol.policies.compile_policy:
+P_TYPE, P_KINDS, P_TIES, P_SAMPLES, P_DEPTH, P_SEES_HIDDEN, P_ROLLOUT = range(7)
+P_FEATURES = 7  # heuristic feature weights, N_FEATURES of them
+N_FEATURES = 6
+P_PRIORITY = P_FEATURES + N_FEATURES  # per move kind: greedy priority / heuristic kind weight
+RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = 0, 1, 2, 3
+NEVER = -1.0  # a kind the policy never plays
+# Move features a heuristic weighs (all read from visible state):
+F_REVEAL, F_EMPTIES, F_HIDDEN_UNDER, F_CARDS, F_INTO_SPACE, F_SOURCE_LENGTH = range(N_FEATURES)
+FEATURE_NAMES = ("reveal", "empties", "hidden_under", "cards", "into_space", "source_length")
 
 
 @kernel
 def choose(moves, n, policy):
     """Greedy choice: the move whose kind has the best (lowest) priority, first generated on ties."""
     best = -1
-    best_priority = 1 << 30
+    best_priority = 1e300
     for i in range(n):
         priority = policy[P_PRIORITY + moves[i, M_KIND]]
         if priority != NEVER and priority < best_priority:
@@ -84,6 +94,141 @@ def choose_random(moves, n, policy, rng):
 
 
 @kernel
+def move_score(move, policy, lens, down):
+    """A heuristic's score of one move: its kind's weight plus weighted features of what it does
+    to the visible position (face-down cards are only counted, never read)."""
+    src = move[M_SRC]
+    left = lens[src] - move[M_COUNT]
+    score = policy[P_PRIORITY + move[M_KIND]]
+    score += policy[P_FEATURES + F_REVEAL] * (left > 0 and left == down[src])
+    score += policy[P_FEATURES + F_EMPTIES] * (left == 0)
+    score += policy[P_FEATURES + F_HIDDEN_UNDER] * down[src]
+    score += policy[P_FEATURES + F_CARDS] * move[M_COUNT]
+    score += policy[P_FEATURES + F_INTO_SPACE] * (lens[move[M_DST]] == 0)
+    score += policy[P_FEATURES + F_SOURCE_LENGTH] * lens[src]
+    return score
+
+
+@kernel
+def choose_heuristic(moves, n, policy, lens, down, rng):
+    """The allowed move with the highest score; ties go to the first or a random one."""
+    best = -1
+    best_score = -1e300
+    ties = 0
+    for i in range(n):
+        if policy[P_PRIORITY + moves[i, M_KIND]] == NEVER:
+            continue
+        score = move_score(moves[i], policy, lens, down)
+        if score > best_score:
+            best, best_score, ties = i, score, 1
+        elif score == best_score and policy[P_TIES] == 1:
+            ties += 1
+            if below(rng, POLICY_STREAM, ties) == 0:
+                best = i
+    return best
+
+
+@kernel
+def choose_fast(moves, n, policy, lens, down, rng):
+    """One step of the non-searching policies (also the look-ahead's roll-out player)."""
+    kind = policy[P_TYPE] if policy[P_TYPE] != LOOKAHEAD else policy[P_ROLLOUT]
+    if kind == RANDOM:
+        return choose_random(moves, n, policy, rng)
+    if kind == HEURISTIC:
+        return choose_heuristic(moves, n, policy, lens, down, rng)
+    return choose(moves, n, policy)
+
+
+@kernel
+def copy_state(piles, lens, down, vars, to_piles, to_lens, to_down, to_vars):
+    for p in range(lens.shape[0]):
+        to_lens[p] = lens[p]
+        to_down[p] = down[p]
+        for i in range(lens[p]):
+            to_piles[p, i] = piles[p, i]
+    for i in range(vars.shape[0]):
+        to_vars[i] = vars[i]
+
+
+@kernel
+def sample_hidden(piles, lens, down, rng, hidden):
+    """Deal the face-down cards again at random among the face-down places: one world the
+    player cannot tell from the real one.  The cards are sorted first, so the sample depends
+    only on which cards are unseen, never on where they really lie."""
+    count = 0
+    for p in range(lens.shape[0]):
+        for i in range(down[p]):
+            hidden[count] = piles[p, i]
+            count += 1
+    for i in range(1, count):  # insertion sort: at most a hundred cards
+        card = hidden[i]
+        j = i - 1
+        while j >= 0 and hidden[j] > card:
+            hidden[j + 1] = hidden[j]
+            j -= 1
+        hidden[j + 1] = card
+    shuffle(hidden, count, rng, POLICY_STREAM)
+    count = 0
+    for p in range(lens.shape[0]):
+        for i in range(down[p]):
+            piles[p, i] = hidden[count]
+            count += 1
+
+
+def choose_lookahead(piles, lens, down, vars, rules, moves, n, policy, rng,
+                     scratch_piles, scratch_lens, scratch_down, scratch_vars, scratch_moves,
+                     world_piles, world_down, world_lens, world_vars, scratch_rng, hidden, totals):
+    """Sample the unseen cards ``P_SAMPLES`` times; in each sampled world play every allowed
+    move, then the roll-out policy for up to ``P_DEPTH`` moves, and score the cards played out
+    (a win counts double).  The move with the best total wins; every candidate sees the same
+    worlds.  With ``P_SEES_HIDDEN`` the real cards are used instead (an upper-bound mode)."""
+    candidates = 0
+    first = -1
+    for i in range(n):
+        totals[i] = 0.0
+        if policy[P_PRIORITY + moves[i, M_KIND]] != NEVER:
+            candidates += 1
+            if first < 0:
+                first = i
+    if candidates <= 1:
+        return first
+    samples = 1 if policy[P_SEES_HIDDEN] == 1 else int(policy[P_SAMPLES])
+    for _ in range(samples):
+        copy_state(piles, lens, down, vars, world_piles, world_lens, world_down, world_vars)
+        if policy[P_SEES_HIDDEN] != 1:
+            sample_hidden(world_piles, world_lens, world_down, rng, hidden)
+        for i in range(n):
+            if policy[P_PRIORITY + moves[i, M_KIND]] == NEVER:
+                continue
+            copy_state(world_piles, world_lens, world_down, world_vars,
+                       scratch_piles, scratch_lens, scratch_down, scratch_vars)
+            for r in range(n):  # the list the game may keep part of between calls
+                for c in range(MOVE_COLUMNS):
+                    scratch_moves[r, c] = moves[r, c]
+            for k in range(rng.shape[0]):
+                scratch_rng[k] = rng[k]
+            game_apply(scratch_piles, scratch_lens, scratch_down, scratch_vars, rules, moves[i],
+                       scratch_rng)
+            for _ in range(int(policy[P_DEPTH])):
+                if scratch_vars[V_WON]:
+                    break
+                m = game_generate(scratch_piles, scratch_lens, scratch_down, scratch_vars, rules,
+                                  scratch_moves)
+                pick = choose_fast(scratch_moves, m, policy, scratch_lens, scratch_down,
+                                   scratch_rng)
+                if pick < 0:
+                    break
+                game_apply(scratch_piles, scratch_lens, scratch_down, scratch_vars, rules,
+                           scratch_moves[pick], scratch_rng)
+            totals[i] += scratch_vars[V_FOUNDATION] * (1 + scratch_vars[V_WON])
+    best = first
+    for i in range(n):
+        if policy[P_PRIORITY + moves[i, M_KIND]] != NEVER and totals[i] > totals[best]:
+            best = i
+    return best
+
+
+@kernel
 def snapshot(step, piles, lens, down, tr_piles, tr_lens, tr_down):
     for p in range(piles.shape[0]):
         tr_lens[step, p] = lens[p]
@@ -92,16 +237,15 @@ def snapshot(step, piles, lens, down, tr_piles, tr_lens, tr_down):
             tr_piles[step, p, i] = piles[p, i]
 
 
-@kernel
-def play_deal(setup, generate, apply, deck, rules, policy, piles, lens, down, vars, moves, rng,
-              max_moves, tr_moves, tr_piles, tr_lens, tr_down):
+def play_deal(deck, rules, policy, piles, lens, down, vars, moves, rng,
+              max_moves, tr_moves, tr_piles, tr_lens, tr_down, work):
     """Play one dealt deck to its end and return the end reason; ``vars`` holds the counters."""
     for p in range(lens.shape[0]):
         lens[p] = 0
         down[p] = 0
     for i in range(vars.shape[0]):
         vars[i] = 0
-    setup(deck, rules, piles, lens, down, vars, rng)
+    game_setup(deck, rules, piles, lens, down, vars, rng)
     vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
     tracing = tr_moves.shape[0] > 0
     if tracing:
@@ -113,14 +257,17 @@ def play_deal(setup, generate, apply, deck, rules, policy, piles, lens, down, va
         if vars[V_MOVES] >= max_moves:
             return MOVE_CAP
         vars[V_END_HINT] = STUCK
-        n = generate(piles, lens, down, vars, rules, moves)
-        if policy[P_TYPE] == RANDOM:
-            pick = choose_random(moves, n, policy, rng)
+        n = game_generate(piles, lens, down, vars, rules, moves)
+        if policy[P_TYPE] == LOOKAHEAD:
+            pick = choose_lookahead(piles, lens, down, vars, rules, moves, n,
+                                    policy, rng, work[0], work[1], work[2], work[3], work[4],
+                                    work[5], work[6], work[7], work[8], work[9], work[10],
+                                    work[11])
         else:
-            pick = choose(moves, n, policy)
+            pick = choose_fast(moves, n, policy, lens, down, rng)
         if pick < 0:
             return vars[V_END_HINT]
-        progress = apply(piles, lens, down, vars, rules, moves[pick], rng)
+        progress = game_apply(piles, lens, down, vars, rules, moves[pick], rng)
         vars[V_MOVES] += 1
         if tracing:
             for c in range(MOVE_COLUMNS):
@@ -138,8 +285,19 @@ def play_deal(setup, generate, apply, deck, rules, policy, piles, lens, down, va
                 return NO_PROGRESS
 
 
-@entry
-def run_batch(setup, generate, apply, unshuffled, n_piles, capacity, rules, policy, seed, first,
+@allocating
+def make_work(n_piles, capacity, deck_size):
+    """The scratch arrays a look-ahead player needs, made once per batch."""
+    return (np.zeros((n_piles, capacity), dtype=np.uint8), np.zeros(n_piles, dtype=np.int64),
+            np.zeros(n_piles, dtype=np.int64), np.zeros(N_VARS, dtype=np.int64),
+            np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64),
+            np.zeros((n_piles, capacity), dtype=np.uint8), np.zeros(n_piles, dtype=np.int64),
+            np.zeros(n_piles, dtype=np.int64), np.zeros(N_VARS, dtype=np.int64),
+            np.zeros(2 * N_STREAMS, dtype=np.uint64), np.zeros(deck_size, dtype=np.uint8),
+            np.zeros(MAX_MOVES_LISTED, dtype=np.float64))
+
+
+def run_batch(unshuffled, n_piles, capacity, rules, policy, seed, first,
               count, max_moves, won, foundation, n_moves, passes, end):
     """Play deals ``first .. first+count-1`` of ``seed``, writing one record each."""
     deck = np.empty_like(unshuffled)
@@ -152,18 +310,18 @@ def run_batch(setup, generate, apply, unshuffled, n_piles, capacity, rules, poli
     no_moves = np.zeros((0, MOVE_COLUMNS), dtype=np.int64)
     no_piles = np.zeros((0, n_piles, capacity), dtype=np.uint8)
     no_counts = np.zeros((0, n_piles), dtype=np.int64)
+    work = make_work(n_piles, capacity, unshuffled.shape[0])
     for k in range(count):
         deal_into(deck, unshuffled, rng, seed, first + k)
-        end[k] = play_deal(setup, generate, apply, deck, rules, policy, piles, lens, down, vars,
-                           moves, rng, max_moves, no_moves, no_piles, no_counts, no_counts)
+        end[k] = play_deal(deck, rules, policy, piles, lens, down, vars,
+                           moves, rng, max_moves, no_moves, no_piles, no_counts, no_counts, work)
         won[k] = end[k] == WON
         foundation[k] = vars[V_FOUNDATION]
         n_moves[k] = vars[V_MOVES]
         passes[k] = vars[V_PASSES]
 
 
-@entry
-def trace_deal(setup, generate, apply, unshuffled, n_piles, capacity, rules, policy, seed, index,
+def trace_deal(unshuffled, n_piles, capacity, rules, policy, seed, index,
                max_moves, tr_moves, tr_piles, tr_lens, tr_down, vars):
     """Play one deal recording every move and the state after it; returns the end reason."""
     deck = np.empty_like(unshuffled)
@@ -173,19 +331,68 @@ def trace_deal(setup, generate, apply, unshuffled, n_piles, capacity, rules, pol
     moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     deal_into(deck, unshuffled, rng, seed, index)
-    return play_deal(setup, generate, apply, deck, rules, policy, piles, lens, down, vars, moves,
-                     rng, max_moves, tr_moves, tr_piles, tr_lens, tr_down)
+    work = make_work(n_piles, capacity, unshuffled.shape[0])
+    return play_deal(deck, rules, policy, piles, lens, down, vars, moves, rng, max_moves,
+                     tr_moves, tr_piles, tr_lens, tr_down, work)
 
 
-@entry
-def legal_moves(generate, piles, lens, down, vars, rules):
+def legal_moves(piles, lens, down, vars, rules):
     """The legal moves of a given position (for tests and the move-by-move display)."""
     moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
-    n = generate(piles, lens, down, vars, rules, moves)
+    n = game_generate(piles, lens, down, vars, rules, moves)
     return moves[:n].copy()
 
 
-@entry
-def apply_move(apply, piles, lens, down, vars, rules, move, rng):
+def pick_move(piles, lens, down, vars, rules, policy, seed):
+    """The move a policy picks in a given position (for tests of what policies may see)."""
+    moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
+    rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
+    init_streams(rng, seed, 0)
+    work = make_work(lens.shape[0], piles.shape[1], 128)
+    n = game_generate(piles, lens, down, vars, rules, moves)
+    if policy[P_TYPE] == LOOKAHEAD:
+        pick = choose_lookahead(piles, lens, down, vars, rules, moves, n, policy,
+                                rng, work[0], work[1], work[2], work[3], work[4], work[5],
+                                work[6], work[7], work[8], work[9], work[10], work[11])
+    else:
+        pick = choose_fast(moves, n, policy, lens, down, rng)
+    return moves[pick].copy() if pick >= 0 else np.full(MOVE_COLUMNS, -1, dtype=np.int64)
+
+
+def apply_move(piles, lens, down, vars, rules, move, rng):
     """Apply one move to a given position (for tests)."""
-    return apply(piles, lens, down, vars, rules, move, rng)
+    return game_apply(piles, lens, down, vars, rules, move, rng)
+
+
+KERNEL_TEMPLATES = (choose_lookahead, play_deal)
+ENTRY_TEMPLATES = (run_batch, trace_deal, legal_moves, pick_move, apply_move)
+_BOUND: dict[str, SimpleNamespace] = {}
+
+
+def game_entries(game) -> SimpleNamespace:
+    """The compiled entry points (``run_batch``, ``trace_deal``, ``legal_moves``, ``pick_move``,
+    ``apply_move``) for one game, cached on disk.
+
+    Each game gets its own copies of the templates above (the game loop, the look-ahead and the
+    entry points), with its kernels bound as the globals ``game_setup``, ``game_generate`` and
+    ``game_apply`` and qualified names of its own.  Passing the kernels as arguments instead
+    would put every game's kernels into one shared cache index, which numba cannot write back
+    once another game's kernels are not loaded.
+    """
+    if game.name not in _BOUND:
+        namespace = dict(globals(), game_setup=game.setup, game_generate=game.generate,
+                         game_apply=game.apply)
+        suffix = re.sub(r"\W", "_", game.name)
+
+        def bound(template, decorate):
+            function = types.FunctionType(template.__code__, namespace, template.__name__,
+                                          template.__defaults__)
+            function.__qualname__ = f"{template.__name__}_{suffix}"
+            namespace[template.__name__] = decorate(function)
+            return namespace[template.__name__]
+
+        for template in KERNEL_TEMPLATES:
+            bound(template, kernel)
+        entries = {template.__name__: bound(template, entry) for template in ENTRY_TEMPLATES}
+        _BOUND[game.name] = SimpleNamespace(**entries)
+    return _BOUND[game.name]

@@ -19,3 +19,4 @@ def kernel(fn=None, *, inline: str = "never"):
 
 
 entry = nb.njit(cache=True)
+allocating = nb.njit  # a helper of the entry points that allocates (compiled into them)

@@ -1,0 +1,177 @@
+"""Policies: configurable, never reading hidden cards, ending every game, clear config errors."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import simsol
+from simsol.games import game_names, get_game
+from simsol.policies import BUILT_IN, build_policy, load_policy_file
+from simsol.positions import choice, parse_position
+from simsol.rules import SimsolError
+from simsol.trace import trace
+
+HONEST = ("random", "greedy", "heuristic", "lookahead")
+
+
+def shuffled_hidden(game, position, seed):
+    """The same visible position with its face-down cards dealt differently."""
+    changed = parse_position(game, "")
+    for name in ("piles", "lens", "down", "vars"):
+        setattr(changed, name, getattr(position, name).copy())
+    places = [(p, i) for p in range(game.n_piles) for i in range(position.down[p])]
+    cards = [position.piles[p, i] for p, i in places]
+    order = np.random.default_rng(seed).permutation(len(cards))
+    for (p, i), k in zip(places, order):
+        changed.piles[p, i] = cards[k]
+    return changed, [position.piles[p, i] for p, i in places] != [changed.piles[p, i]
+                                                                   for p, i in places]
+
+
+def positions_along_a_deal(game_name, deal=3, every=9):
+    """Real mid-game positions, taken from a traced deal."""
+    game = get_game(game_name)
+    t = trace(game_name, policy="greedy", seed=5, deal=deal)
+    for step in range(0, len(t.moves) + 1, every):
+        position = parse_position(game, "")
+        position.piles = t.piles[step].copy()
+        position.lens = t.lens[step].copy()
+        position.down = t.down[step].copy()
+        yield position
+
+
+@pytest.mark.parametrize("game_name", game_names())
+@pytest.mark.parametrize("policy", HONEST)
+def test_a_policy_never_reads_a_face_down_card(game_name, policy):
+    """The same visible position with different hidden cards gives the same choice."""
+    game = get_game(game_name)
+    options = {"samples": 3, "depth": 15} if policy == "lookahead" else None
+    compared = 0
+    for number, position in enumerate(positions_along_a_deal(game_name)):
+        if position.down.sum() < 2:
+            continue
+        for seed in range(2):
+            other, differs = shuffled_hidden(game, position, 100 * number + seed)
+            if not differs:
+                continue
+            compared += 1
+            assert choice(game, position, policy, policy_options=options, seed=seed) == choice(
+                game, other, policy, policy_options=options, seed=seed)
+    if game.name not in ("strata", "grandmas-patience", "letter-t", "twelve-by-five"):
+        assert compared > 0  # the game has hidden cards mid-deal: something was compared
+
+
+def test_thoughtful_does_read_hidden_cards_and_says_so():
+    """The upper-bound mode is not honest, and its id says so wherever it is shown."""
+    result = simsol.simulate("klondike", policy="thoughtful", deals=30, seed=2, workers=1)
+    assert result.policy.id.endswith("(sees-hidden-cards)")
+    assert "(sees-hidden-cards)" in result.table()["policy"][0]
+    game = get_game("klondike")
+    ace_under_first = """
+    tableau1: (A♥) 9♠
+    tableau2: (5♣) 9♣
+    tableau3: 10♥
+    """
+    ace_under_second = ace_under_first.replace("(A♥)", "(X)").replace("(5♣)", "(A♥)").replace(
+        "(X)", "(5♣)")
+    shallow = {"depth": 1}
+    assert choice(game, ace_under_first, "thoughtful", policy_options=shallow).src == "tableau1"
+    assert choice(game, ace_under_second, "thoughtful", policy_options=shallow).src == "tableau2"
+    # the honest look-ahead cannot tell the two positions apart
+    assert choice(game, ace_under_first, "lookahead", policy_options=shallow) == choice(
+        game, ace_under_second, "lookahead", policy_options=shallow)
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_every_policy_ends_every_game(game_name):
+    for policy in BUILT_IN:
+        options = {"samples": 2, "depth": 10} if policy in ("lookahead", "thoughtful") else None
+        result = simsol.simulate(game_name, policy=policy, policy_options=options, deals=4,
+                                 seed=9, workers=1)
+        assert len(result.data) == 4
+        assert set(result.records["end"]) <= {"won", "stuck", "no progress", "move cap"}
+
+
+def test_policy_options_change_the_policy_and_its_id():
+    game = get_game("klondike")
+    plain = build_policy(game, "heuristic")
+    tuned = build_policy(game, "heuristic", {"weight.reveal": 9, "ties": "first"})
+    assert plain.id == "heuristic"
+    assert tuned.id == "heuristic[weight.reveal=9.0,ties=first]"
+    assert not np.array_equal(plain.array, tuned.array)
+
+
+def test_greedy_order_can_be_changed():
+    game = get_game("klondike")
+    position = """
+    stock: (5♠)
+    waste: 9♦
+    foundation1: A♠
+    tableau1: 2♠
+    tableau2: 10♠
+    """
+    assert choice(game, position, "greedy").kind == "to_foundation"
+    assert choice(game, position, "greedy",
+                  policy_options={"order": "waste_to_tableau,to_foundation"}).kind == (
+        "waste_to_tableau")
+    assert choice(game, position, "greedy", policy_options={"order": "stock"}).kind == "stock"
+
+
+def test_heuristic_prefers_the_pile_with_more_hidden_cards():
+    game = get_game("klondike")
+    position = """
+    tableau1: (2♣) 9♠
+    tableau2: (3♣) (4♣) (5♣) 9♣
+    tableau3: 10♥
+    """
+    assert choice(game, position, "greedy").src == "tableau1"  # first generated
+    assert choice(game, position, "heuristic", policy_options={"ties": "first"}).src == "tableau2"
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"weight.revael": 1}, "did you mean 'reveal'"),
+    ({"weigth.reveal": 1}, "unknown policy setting"),
+    ({"weight.reveal": "lots"}, "must be a number"),
+    ({"ties": "coin"}, "allowed: first, random"),
+    ({"samples": 0}, "whole number 1..10000"),
+    ({"rollout": "lookahead"}, "allowed: random, greedy, heuristic"),
+    ({"order": "to_fondation"}, "did you mean 'to_foundation'"),
+])
+def test_configuration_errors_get_a_clear_message(options, message):
+    with pytest.raises(SimsolError, match=message):
+        build_policy(get_game("klondike"), "heuristic", options)
+
+
+def test_unknown_policy_suggests_the_closest():
+    with pytest.raises(SimsolError, match="did you mean 'heuristic'"):
+        build_policy(get_game("klondike"), "heuristc")
+
+
+def test_policies_from_a_toml_file(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text("""
+[policies.careful]
+base = "heuristic"
+ties = "first"
+weight = { reveal = 8, empties = -1 }
+
+[policies.deep]
+base = "lookahead"
+samples = 4
+depth = 20
+""")
+    mine = load_policy_file(path)
+    assert set(mine) == {"careful", "deep"}
+    result = simsol.simulate("klondike", policy="careful", policies=mine, deals=50, seed=1,
+                             workers=1)
+    # a user's policy carries all its settings in its id, so no number loses its player
+    assert result.policy.id.startswith("careful[") and "weight.reveal=8.0" in result.policy.id
+    path.write_text("[policies.bad]\nbase = 'smart'\n")
+    with pytest.raises(SimsolError, match="needs base"):
+        load_policy_file(path)
+    path.write_text("[policies.bad]\nbase = 'greedy'\nflavour = 1\n")
+    with pytest.raises(SimsolError, match="unknown policy setting"):
+        load_policy_file(path)
