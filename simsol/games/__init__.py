@@ -9,6 +9,10 @@ from simsol.rules import unknown
 GAME_MODULES = {
     "klondike": "simsol.games.klondike",
     "elevens": "simsol.games.elevens",
+    "canfield": "simsol.games.canfield",
+    "strata": "simsol.games.strata",
+    "letter-t": "simsol.games.letter_t",
+    "twelve-by-five": "simsol.games.twelve_by_five",
 }
 
 

@@ -1,0 +1,238 @@
+"""Canfield as in the Leeming book (RULES.md §2): a 13-card reserve, a base card whose rank starts
+every foundation, four piles built down in alternate colours with wrapping (K on A), whole piles
+moved, spaces filled from the reserve, draw 3 with unlimited redeals.
+
+The reserve is dealt face up but squared, so only its top card is seen: the cards beneath it are
+kept face down in the state (no policy can read them) and the next one turns up as the top leaves.
+
+Filling a space from the reserve "at once" is a *forced move*: while a space and a reserve card
+both exist, the reserve top into the space is the only legal move.  It shows in traces as a
+``reserve_to_tableau`` move of its own and is counted in the moves column.
+
+Worrying back (an option, off in the book preset): any foundation's top card, even a lone base
+card, may return onto a pile where it builds down; never into a space.
+"""
+
+from __future__ import annotations
+
+from simsol.cards import STANDARD
+from simsol.engine.core import M_DST, M_KIND, M_SPARE, M_SRC, V_FOUNDATION, V_GAME, V_PASSES, V_WON
+from simsol.engine.jit import kernel
+from simsol.engine.piles import (
+    ALTERNATE_COLOURS,
+    FOUNDATION_TO_TABLEAU,
+    GRAB_TOP_OR_WHOLE,
+    GRAB_WHOLE,
+    PILE_MOVE_KINDS,
+    RANK,
+    RESERVE_TO_FOUNDATION,
+    RESERVE_TO_TABLEAU,
+    SPACE_ANY,
+    SPACE_NONE,
+    STOCK,
+    SUCC_WRAP,
+    SUIT,
+    TO_FOUNDATION,
+    WASTE_TO_FOUNDATION,
+    WASTE_TO_TABLEAU,
+    add_move,
+    apply_stock,
+    apply_transfer,
+    builds_on,
+    gen_card_to_tableau,
+    gen_stock_move,
+    gen_tableau_moves,
+    gen_to_foundation,
+    may_go_on,
+    top,
+    transfer,
+    turn_up_top,
+)
+from simsol.games.base import Game
+from simsol.rules import Option
+
+MOVE_READINGS = ("whole", "top-or-whole")
+SPACE_READINGS = ("reserve-at-once", "reserve-by-choice", "reserve-or-waste")
+OPTIONS = (
+    Option("draw", 3, "cards turned from the stock at a time", values=(1, 3)),
+    Option("redeals", None, "times the waste may be turned over (none = unlimited)",
+           values=tuple(range(21)), none_ok=True),
+    Option("moves", "whole", "what may move between piles: the whole pile (book) or also its top "
+           "card alone (the modern rule)", choices=MOVE_READINGS),
+    Option("space", "reserve-at-once", "how a space is filled: at once from the reserve, then by "
+           "choice from the waste once the reserve is out (book); from the reserve when the "
+           "player chooses, then the waste (the text's literal 'may'); or from the reserve or "
+           "the waste at any time", choices=SPACE_READINGS),
+    Option("worrying_back", False, "a foundation's top card may come back onto a pile",
+           boolean=True),
+)
+R_DRAW, R_REDEALS, R_MOVES, R_SPACE, R_WORRY = range(len(OPTIONS))
+SPACE_AT_ONCE, SPACE_BY_CHOICE, SPACE_RESERVE_OR_WASTE = range(len(SPACE_READINGS))
+
+PRESETS = {
+    "book": {},
+    "worrying-back": {"worrying_back": True},
+    "three-redeals": {"redeals": 3},
+    "three-passes": {"redeals": 2},
+    "draw1-single-pass": {"draw": 1, "redeals": 0},
+    "standard": {"moves": "top-or-whole"},
+}
+PRESET_DOCS = {
+    "book": "draw 3, unlimited redeals, whole piles move, spaces filled at once from the reserve",
+    "worrying-back": "a foundation's top card may return to a pile (the book's 'good variant')",
+    "three-redeals": "the waste turned over at most three times",
+    "three-passes": "three passes in all (redeals=2, the English idiom)",
+    "draw1-single-pass": "one card at a time, a single pass (Casino Canfield)",
+    "standard": "the top card alone or the whole pile may move (the modern reading)",
+}
+
+STOCK_PILE, WASTE = 0, 1
+F0, NF = 2, 4
+RESERVE = 6
+T0, NT = 7, 4
+RESERVE_SIZE = 13
+PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + ("reserve",) + tuple(
+    f"tableau{i + 1}" for i in range(NT))
+BASE_RANK = V_GAME  # the base card's rank: it starts every foundation
+MOVES_KEPT = V_GAME + 1  # 1 + how many moves at the head of the list are still valid
+
+# Worrying back followed at once by building the reserve or waste top on the returned card: the
+# only worrying back greedy plays, so it never shuttles a card between foundation and pile (each
+# one takes a card out of the reserve or waste for good).  Greedy keeps it as a last resort, for
+# when the stock offers nothing more: played earlier it blocks a foundation and lowers the win rate.
+MOVE_KINDS = PILE_MOVE_KINDS + ("worry_back_build",)
+WORRY_BACK_BUILD = len(PILE_MOVE_KINDS)
+
+
+@kernel
+def setup(deck, rules, piles, lens, down, vars, rng):
+    """13 cards to the reserve (the 13th on top), the base card to its foundation, 4 to the
+    tableau, 34 to the stock."""
+    for k in range(RESERVE_SIZE):
+        piles[RESERVE, k] = deck[k]
+    lens[RESERVE] = RESERVE_SIZE
+    down[RESERVE] = RESERVE_SIZE - 1
+    base = deck[RESERVE_SIZE]
+    piles[F0 + SUIT[base], 0] = base
+    lens[F0 + SUIT[base]] = 1
+    vars[BASE_RANK] = RANK[base]
+    vars[V_FOUNDATION] = 1
+    for t in range(NT):
+        piles[T0 + t, 0] = deck[RESERVE_SIZE + 1 + t]
+        lens[T0 + t] = 1
+    for i in range(deck.shape[0] - 1, RESERVE_SIZE + NT, -1):
+        piles[STOCK_PILE, lens[STOCK_PILE]] = deck[i]
+        lens[STOCK_PILE] += 1
+    down[STOCK_PILE] = lens[STOCK_PILE]
+    vars[V_PASSES] = 1
+
+
+@kernel
+def gen_worrying_back(piles, lens, down, helper, plain, moves, n):
+    """Foundation tops back onto a pile: plain moves (when ``plain``), and the compound
+    ``worry_back_build`` wherever ``helper``'s top card would then build on the returned card.
+    Never into a space: spaces take only reserve or waste cards."""
+    helper_card = top(piles, lens, helper) if lens[helper] > down[helper] else -1
+    for f in range(F0, F0 + NF):
+        if lens[f] == 0:
+            continue
+        card = top(piles, lens, f)
+        helps = helper_card >= 0 and builds_on(helper_card, card, ALTERNATE_COLOURS, SUCC_WRAP)
+        if not (plain or helps):
+            continue
+        for dst in range(T0, T0 + NT):
+            if not may_go_on(piles, lens, down, dst, card, ALTERNATE_COLOURS, SUCC_WRAP):
+                continue
+            if plain:
+                n = add_move(moves, n, FOUNDATION_TO_TABLEAU, f, dst, 1, card)
+            if helps:
+                added = add_move(moves, n, WORRY_BACK_BUILD, f, dst, 2, card)
+                if added > n:
+                    moves[n, M_SPARE] = helper
+                n = added
+    return n
+
+
+@kernel
+def generate(piles, lens, down, vars, rules, moves):
+    """Legal moves; those not involving the waste are kept from the last call while only the
+    stock moved."""
+    base = vars[BASE_RANK]
+    reserve_left = lens[RESERVE] > 0
+    if vars[MOVES_KEPT] > 0:
+        n = vars[MOVES_KEPT] - 1
+    else:
+        if reserve_left and rules[R_SPACE] == SPACE_AT_ONCE:
+            for t in range(T0, T0 + NT):
+                if lens[t] == 0:  # forced: the reserve top fills the space
+                    return add_move(moves, 0, RESERVE_TO_TABLEAU, RESERVE, t, 1,
+                                    top(piles, lens, RESERVE))
+        n = gen_to_foundation(piles, lens, down, RESERVE, RESERVE + 1, F0, 1, base, SUCC_WRAP, 13,
+                              RESERVE_TO_FOUNDATION, moves, 0)
+        n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, base, SUCC_WRAP, 13,
+                              TO_FOUNDATION, moves, n)
+        if lens[RESERVE] > down[RESERVE]:
+            n = gen_card_to_tableau(piles, lens, down, RESERVE, T0, NT, ALTERNATE_COLOURS,
+                                    SUCC_WRAP, SPACE_ANY, RESERVE_TO_TABLEAU, moves, n)
+        grab = GRAB_TOP_OR_WHOLE if rules[R_MOVES] else GRAB_WHOLE
+        n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_WRAP,
+                              SPACE_NONE, F0, 1, base, 13, moves, n)
+        if rules[R_WORRY]:
+            n = gen_worrying_back(piles, lens, down, RESERVE, True, moves, n)
+        vars[MOVES_KEPT] = n + 1
+    if lens[WASTE] > 0:
+        n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, base, SUCC_WRAP, 13,
+                              WASTE_TO_FOUNDATION, moves, n)
+        waste_space = not reserve_left or rules[R_SPACE] == SPACE_RESERVE_OR_WASTE
+        n = gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, SUCC_WRAP,
+                                SPACE_ANY if waste_space else SPACE_NONE, WASTE_TO_TABLEAU,
+                                moves, n)
+        if rules[R_WORRY]:
+            n = gen_worrying_back(piles, lens, down, WASTE, False, moves, n)
+    return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
+                          moves, n)
+
+
+@kernel
+def apply(piles, lens, down, vars, rules, move, rng):
+    """Play a move; progress when a card leaves the reserve or the waste."""
+    kind = move[M_KIND]
+    if kind == STOCK:
+        apply_stock(piles, lens, down, vars, move, STOCK_PILE)
+        return False
+    vars[MOVES_KEPT] = 0
+    src = move[M_SRC]
+    if kind == WORRY_BACK_BUILD:
+        dst = move[M_DST]
+        helper = move[M_SPARE]
+        transfer(piles, lens, src, dst, 1)
+        vars[V_FOUNDATION] -= 1
+        transfer(piles, lens, helper, dst, 1)
+        turn_up_top(lens, down, helper)
+        return True
+    apply_transfer(piles, lens, down, vars, move, F0, NF)
+    if vars[V_FOUNDATION] == 52:
+        vars[V_WON] = 1
+    return src == WASTE or src == RESERVE
+
+
+GAME = Game(
+    name="canfield",
+    title="Canfield («Кэнфилд»)",
+    source="Leeming (seed 000)",
+    deck=STANDARD,
+    options=OPTIONS,
+    presets=PRESETS,
+    preset_docs=PRESET_DOCS,
+    piles=PILES,
+    capacity=52,
+    move_kinds=MOVE_KINDS,
+    greedy_order=("reserve_to_foundation", "to_foundation", "waste_to_foundation",
+                  "reserve_to_tableau", "empty_pile", "waste_to_tableau", "uncover", "stock",
+                  "worry_back_build"),
+    setup=setup,
+    generate=generate,
+    apply=apply,
+    foundation_piles=tuple(range(F0, F0 + NF)),
+    var_names={"base_rank": BASE_RANK},
+)

@@ -1,0 +1,205 @@
+"""The letter T (Mendelev, RULES.md §9; Toni in other collections): 104 cards, an ace base and a
+king base per suit, twelve auxiliary packs fed twelve cards at a time from the stock, and two
+redeals that gather the packs and deal them again without shuffling.
+
+The layout is 4 rows of 5 cells, dealt row by row.  The middle column holds the ace spots, the
+other four cells of the top row the king spots, the 12 cells under the bar are auxiliary
+(``aux1`` .. ``aux12`` in reading order).  The bases are kept by suit (``ace_base1`` is the
+spades ace's base, ...): which spot of a kind a base lies on changes nothing in the game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simsol.cards import ACE, DOUBLE, KING
+from simsol.engine.core import V_FOUNDATION, V_PASSES, V_REDEALS, V_WON
+from simsol.engine.jit import kernel
+from simsol.engine.piles import (
+    PILE_MOVE_KINDS,
+    RANK,
+    RESERVE_TO_FOUNDATION,
+    STOCK,
+    SUCC_UP,
+    SUIT,
+    TO_FOUNDATION,
+    add_move,
+    apply_transfer,
+    foundation_for,
+    turn_over,
+)
+from simsol.games.base import Game
+from simsol.rules import Option
+
+SPOT_READINGS = ("any", "by-suit")
+GATHER_READINGS = ("last-to-first", "first-to-last")
+OPTIONS = (
+    Option("redeals", 2, "times the auxiliary packs may be gathered and dealt again",
+           values=tuple(range(21))),
+    Option("spots", "any", "which base spot an ace or king may lie on: any spot of its kind, or "
+           "spot i for suit i (spades, hearts, clubs, diamonds; aces top to bottom, kings left "
+           "to right)", choices=SPOT_READINGS),
+    Option("gather", "last-to-first", "the order the packs are picked up before the stack is "
+           "turned over: aux12 first (book), so the next deal starts with aux12's bottom card; "
+           "or aux1 first, so it starts with aux1's bottom card", choices=GATHER_READINGS),
+)
+R_REDEALS, R_SPOTS, R_GATHER = range(len(OPTIONS))
+SPOTS_ANY, SPOTS_BY_SUIT = range(len(SPOT_READINGS))
+LAST_TO_FIRST, FIRST_TO_LAST = range(len(GATHER_READINGS))
+
+PRESETS = {"book": {}}
+PRESET_DOCS = {"book": "bases on any spot of their kind, two redeals gathered from the last pack"}
+
+# Kings build down: SUCC_DOWN[r] is the rank that may follow r on a king base.
+SUCC_DOWN = np.array([0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], dtype=np.int64)
+
+STOCK_PILE = 0
+ACE_BASE0, KING_BASE0 = 1, 5  # four each, by suit
+ASIDE0, NASIDE = 9, 8  # the wrong cards taken off the 8 base spots (ace spots first)
+AUX0, NAUX = 17, 12
+PILES = ("stock",) + tuple(f"ace_base{i + 1}" for i in range(4)) + tuple(
+    f"king_base{i + 1}" for i in range(4)) + tuple(f"aside{i + 1}" for i in range(NASIDE)) + tuple(
+    f"aux{i + 1}" for i in range(NAUX))
+
+
+@kernel
+def to_base(card, piles, lens, vars, spot, aside):
+    """Lay a card dealt on a base spot: it starts its suit's base, or goes aside."""
+    if spot >= 0 and lens[spot] == 0:
+        piles[spot, 0] = card
+        lens[spot] = 1
+        vars[V_FOUNDATION] += 1
+    else:
+        piles[aside, 0] = card
+        lens[aside] = 1
+
+
+@kernel
+def setup(deck, rules, piles, lens, down, vars, rng):
+    """Deal 4 rows of 5; free the base spots of wrong cards; the other 84 cards are the stock."""
+    by_suit = rules[R_SPOTS] == SPOTS_BY_SUIT
+    aux = AUX0
+    for k in range(20):
+        card = deck[k]
+        row, col = k // 5, k % 5
+        if col == 2:  # an ace spot
+            fits = RANK[card] == ACE and (not by_suit or SUIT[card] == row)
+            to_base(card, piles, lens, vars, ACE_BASE0 + SUIT[card] if fits else -1,
+                    ASIDE0 + row)
+        elif row == 0:  # a king spot
+            spot = col if col < 2 else col - 1
+            fits = RANK[card] == KING and (not by_suit or SUIT[card] == spot)
+            to_base(card, piles, lens, vars, KING_BASE0 + SUIT[card] if fits else -1,
+                    ASIDE0 + 4 + spot)
+        else:
+            piles[aux, 0] = card
+            lens[aux] = 1
+            aux += 1
+    for i in range(deck.shape[0] - 1, 19, -1):
+        piles[STOCK_PILE, lens[STOCK_PILE]] = deck[i]
+        lens[STOCK_PILE] += 1
+    down[STOCK_PILE] = lens[STOCK_PILE]
+    vars[V_PASSES] = 1
+
+
+@kernel(inline="always")
+def wanted_faces(piles, lens):
+    """A bit per face (``card % 52``) some base takes next: aces' up, kings' down."""
+    mask = 0
+    for suit in range(4):
+        for base, start, step in ((ACE_BASE0 + suit, ACE, 1), (KING_BASE0 + suit, KING, -1)):
+            if lens[base] == 0:
+                mask |= 1 << (suit * 13 + start - 1)
+            elif lens[base] < 13:
+                mask |= 1 << (suit * 13 + RANK[piles[base, lens[base] - 1]] - 1 + step)
+    return mask
+
+
+@kernel
+def gen_to_bases(piles, lens, lo, hi, wanted, kind, moves, n):
+    """Moves of the top card of each pile in ``lo..hi-1`` to an ace base or a king base."""
+    for p in range(lo, hi):
+        if lens[p] > 0 and (wanted >> (piles[p, lens[p] - 1] % 52)) & 1:
+            card = piles[p, lens[p] - 1]
+            f = foundation_for(card, piles, lens, ACE_BASE0, 1, ACE, SUCC_UP, 13)
+            if f >= 0:
+                n = add_move(moves, n, kind, p, f, 1, card)
+            f = foundation_for(card, piles, lens, KING_BASE0, 1, KING, SUCC_DOWN, 13)
+            if f >= 0:
+                n = add_move(moves, n, kind, p, f, 1, card)
+    return n
+
+
+@kernel
+def generate(piles, lens, down, vars, rules, moves):
+    """Free cards go only to the bases; when none can, deal twelve, or redeal when the stock is out."""
+    wanted = wanted_faces(piles, lens)
+    n = gen_to_bases(piles, lens, AUX0, AUX0 + NAUX, wanted, TO_FOUNDATION, moves, 0)
+    n = gen_to_bases(piles, lens, ASIDE0, ASIDE0 + NASIDE, wanted, RESERVE_TO_FOUNDATION, moves, n)
+    if n > 0:
+        return n
+    if lens[STOCK_PILE] > 0:
+        return add_move(moves, n, STOCK, STOCK_PILE, AUX0, 0, -1)
+    if vars[V_REDEALS] < rules[R_REDEALS]:
+        for p in range(AUX0, AUX0 + NAUX):
+            if lens[p] > 0:
+                return add_move(moves, n, STOCK, AUX0, STOCK_PILE, 0, -1)
+    return n
+
+
+@kernel
+def deal_twelve(piles, lens, down):
+    """One card from the stock onto each auxiliary pack in turn, aux1 first."""
+    for p in range(AUX0, AUX0 + NAUX):
+        if lens[STOCK_PILE] == 0:
+            break
+        turn_over(piles, lens, STOCK_PILE, p, 1)
+    down[STOCK_PILE] = lens[STOCK_PILE]
+
+
+@kernel
+def gather(piles, lens, down, vars, order):
+    """Pick the packs up face up one onto another, turn the stack over: it is the new stock.
+
+    Turning the stack over reverses it, so the stock is the packs each read top to bottom,
+    the last one picked up first.
+    """
+    for i in range(NAUX):
+        p = AUX0 + i if order == LAST_TO_FIRST else AUX0 + NAUX - 1 - i
+        turn_over(piles, lens, p, STOCK_PILE, lens[p])
+    down[STOCK_PILE] = lens[STOCK_PILE]
+    vars[V_REDEALS] += 1
+    vars[V_PASSES] += 1
+
+
+@kernel
+def apply(piles, lens, down, vars, rules, move, rng):
+    if move[0] == STOCK:
+        if move[1] == STOCK_PILE:
+            deal_twelve(piles, lens, down)
+        else:
+            gather(piles, lens, down, vars, rules[R_GATHER])
+        return True
+    apply_transfer(piles, lens, down, vars, move, ACE_BASE0, 8)
+    if vars[V_FOUNDATION] == 104:
+        vars[V_WON] = 1
+    return True
+
+
+GAME = Game(
+    name="letter-t",
+    title="The letter T (Toni)",
+    source="Mendelev (seed 001)",
+    deck=DOUBLE,
+    options=OPTIONS,
+    presets=PRESETS,
+    preset_docs=PRESET_DOCS,
+    piles=PILES,
+    capacity=104,
+    move_kinds=PILE_MOVE_KINDS,
+    greedy_order=("to_foundation", "reserve_to_foundation", "stock"),
+    setup=setup,
+    generate=generate,
+    apply=apply,
+    foundation_piles=tuple(range(ACE_BASE0, ACE_BASE0 + 8)),
+)

@@ -1,0 +1,132 @@
+"""Strata («Персидский пасьянс», also called «безик»; Mendelev, RULES.md §8): 64 piquet cards
+all face up in 8 columns, single cards built down in alternating colours, and two redeals that
+gather and reshuffle every card not yet on the foundations."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simsol.cards import ACE, PIQUET_PAIR
+from simsol.deals import GAME_STREAM, shuffle
+from simsol.engine.core import V_FOUNDATION, V_PASSES, V_REDEALS, V_WON
+from simsol.engine.jit import kernel
+from simsol.engine.piles import (
+    ALTERNATE_COLOURS,
+    GRAB_TOP,
+    PILE_MOVE_KINDS,
+    SPACE_ANY,
+    STOCK,
+    TO_FOUNDATION,
+    add_move,
+    apply_transfer,
+    gen_tableau_moves,
+    gen_to_foundation,
+)
+from simsol.games.base import Game
+from simsol.rules import Option
+
+OPTIONS = (
+    Option("redeals", 2, "times the cards left may be gathered and dealt again",
+           values=tuple(range(21))),
+    Option("shuffle_redeal", True, "the gathered cards are shuffled before the redeal (book); "
+           "off: gathered column by column, each from its top-row card to its exposed card",
+           boolean=True),
+    Option("ace_on_seven", False, "an ace may be built on a 7 of the other colour (the ace is "
+           "below the 7 in the foundation order); off: nothing goes on a 7", boolean=True),
+)
+R_REDEALS, R_SHUFFLE, R_ACE_ON_SEVEN = range(len(OPTIONS))
+
+PRESETS = {"book": {}}
+PRESET_DOCS = {"book": "two reshuffled redeals, single cards, spaces take any card"}
+
+# Piquet succession A, 7, 8, 9, 10, J, Q, K for the foundations; the tableau's is the same
+# (a card goes on the next higher one) except that an ace goes on a 7 only by option.
+SUCC_PIQUET = np.array([0, 7, 0, 0, 0, 0, 0, 8, 9, 10, 11, 12, 13, 0], dtype=np.int64)
+SUCC_PIQUET_NO_ACE = np.array([0, 0, 0, 0, 0, 0, 0, 8, 9, 10, 11, 12, 13, 0], dtype=np.int64)
+FULL = 8
+
+F0, NF = 0, 8
+T0, NT = 8, 8
+PACK = 16  # the gathered cards during a redeal; empty between moves
+PILES = tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
+    f"tableau{i + 1}" for i in range(NT)) + ("pack",)
+
+
+@kernel
+def deal_rows(piles, lens, count):
+    """Deal the ``count`` cards of the pack (bottom first) row by row into the 8 columns."""
+    for k in range(count):
+        p = T0 + k % NT
+        piles[p, lens[p]] = piles[PACK, k]
+        lens[p] += 1
+    lens[PACK] = 0
+
+
+@kernel
+def setup(deck, rules, piles, lens, down, vars, rng):
+    """Eight rows of eight, all face up."""
+    for k in range(deck.shape[0]):
+        piles[PACK, k] = deck[k]
+    deal_rows(piles, lens, deck.shape[0])
+    vars[V_PASSES] = 1
+
+
+@kernel
+def generate(piles, lens, down, vars, rules, moves):
+    """Exposed cards to the foundations or onto a card one higher of the other colour (or into a
+    space); the redeal is always offered while one is left: the player judges being stuck."""
+    succ = SUCC_PIQUET if rules[R_ACE_ON_SEVEN] else SUCC_PIQUET_NO_ACE
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_PIQUET, FULL,
+                          TO_FOUNDATION, moves, 0)
+    n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, ALTERNATE_COLOURS, succ, SPACE_ANY,
+                          F0, 2, ACE, FULL, moves, n)
+    if vars[V_REDEALS] < rules[R_REDEALS]:
+        n = add_move(moves, n, STOCK, PACK, T0, 0, -1)
+    return n
+
+
+@kernel
+def redeal(piles, lens, vars, shuffled, rng):
+    """Gather every column (left to right, each top row first), shuffle, deal in rows of 8."""
+    count = 0
+    for p in range(T0, T0 + NT):
+        for i in range(lens[p]):
+            piles[PACK, count] = piles[p, i]
+            count += 1
+        lens[p] = 0
+    lens[PACK] = count
+    if shuffled:
+        shuffle(piles[PACK], count, rng, GAME_STREAM)
+    deal_rows(piles, lens, count)
+    vars[V_REDEALS] += 1
+    vars[V_PASSES] += 1
+
+
+@kernel
+def apply(piles, lens, down, vars, rules, move, rng):
+    if move[0] == STOCK:
+        redeal(piles, lens, vars, rules[R_SHUFFLE], rng)
+        return True
+    apply_transfer(piles, lens, down, vars, move, F0, NF)
+    if vars[V_FOUNDATION] == 64:
+        vars[V_WON] = 1
+    return False
+
+
+GAME = Game(
+    name="strata",
+    title="Strata («Персидский пасьянс», «безик»)",
+    source="Mendelev (seed 001)",
+    deck=PIQUET_PAIR,
+    options=OPTIONS,
+    presets=PRESETS,
+    preset_docs=PRESET_DOCS,
+    piles=PILES,
+    capacity=64,
+    move_kinds=PILE_MOVE_KINDS,
+    greedy_order=("to_foundation", "uncover", "empty_pile", "stock"),
+    setup=setup,
+    generate=generate,
+    apply=apply,
+    foundation_piles=tuple(range(F0, F0 + NF)),
+)

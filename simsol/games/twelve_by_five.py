@@ -1,0 +1,194 @@
+"""The 12x5 game (Mendelev, RULES.md §10; name unknown): 104 cards, 60 face up in 12 columns of
+5, aces out and duplicate kings sent under the stock before play, single cards built down in
+suit, a one-card stock with four passes."""
+
+from __future__ import annotations
+
+from simsol.cards import ACE, DOUBLE, KING
+from simsol.engine.core import V_FOUNDATION, V_GAME, V_PASSES, V_WON
+from simsol.engine.jit import kernel
+from simsol.engine.piles import (
+    GRAB_TOP,
+    PILE_MOVE_KINDS,
+    RANK,
+    SAME_SUIT,
+    SPACE_ANY,
+    SPACE_NONE,
+    STOCK,
+    SUCC_UP,
+    SUIT,
+    TO_FOUNDATION,
+    WASTE_TO_FOUNDATION,
+    WASTE_TO_TABLEAU,
+    add_move,
+    apply_stock,
+    apply_transfer,
+    foundation_for,
+    gen_card_to_tableau,
+    gen_stock_move,
+    gen_tableau_moves,
+    gen_to_foundation,
+)
+from simsol.games.base import Game
+from simsol.rules import Option
+
+SPACE_SOURCES = ("waste", "stock")
+OPTIONS = (
+    Option("redeals", 3, "times the waste may be turned over (none = unlimited)",
+           values=tuple(range(21)), none_ok=True),
+    Option("space_from", "waste", "what fills a used-up column: the waste top (the card just "
+           "turned from the stock), or the stock's next card dealt straight into it",
+           choices=SPACE_SOURCES),
+)
+R_REDEALS, R_SPACE_FROM = range(len(OPTIONS))
+SPACE_FROM_WASTE, SPACE_FROM_STOCK = range(len(SPACE_SOURCES))
+
+PRESETS = {"book": {}}
+PRESET_DOCS = {"book": "one card at a time, four passes, spaces filled from the waste top"}
+
+MOVE_KINDS = PILE_MOVE_KINDS + ("stock_to_space",)
+STOCK_TO_SPACE = len(PILE_MOVE_KINDS)
+
+STOCK_PILE, WASTE_PILE = 0, 1
+F0, NF = 2, 8
+T0, NT, ROWS = 10, 12, 5
+PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
+    f"tableau{i + 1}" for i in range(NT))
+TABLEAU_MOVES_KEPT = V_GAME  # 1 + how many moves at the head of the list are still valid
+KEPT_KING = V_GAME + 1  # during setup: per suit, the cell of the king that stays (-1: none yet)
+TOPS_TAKE = V_GAME + 5  # with the kept moves: a bit per face (card % 52) a column top takes
+SPACES = V_GAME + 6  # with the kept moves: the number of empty columns
+
+
+@kernel
+def refill(piles, lens, vars, p, row):
+    """Deal the stock's top card into a cell; the first king of a suit to arrive is kept."""
+    lens[STOCK_PILE] -= 1
+    card = piles[STOCK_PILE, lens[STOCK_PILE]]
+    piles[p, row] = card
+    if RANK[card] == KING and vars[KEPT_KING + SUIT[card]] < 0:
+        vars[KEPT_KING + SUIT[card]] = p * ROWS + row
+
+
+@kernel
+def fix_layout(piles, lens, vars):
+    """Aces out to the foundations, later-dealt duplicate kings under the stock, every place
+    refilled from the stock; repeated until neither applies.
+
+    It ends: a refill is either an ace (at most 8), a card that stays for good, or a duplicate
+    king (at most 4 circulate), and the stock never holds fewer than 36 cards.
+    """
+    changed = True
+    while changed:
+        changed = False
+        for row in range(ROWS):
+            for p in range(T0, T0 + NT):
+                card = piles[p, row]
+                if RANK[card] == ACE:
+                    f = foundation_for(card, piles, lens, F0, 2, ACE, SUCC_UP, 13)
+                    piles[f, 0] = card
+                    lens[f] = 1
+                    vars[V_FOUNDATION] += 1
+                    refill(piles, lens, vars, p, row)
+                    changed = True
+        for row in range(ROWS):
+            for p in range(T0, T0 + NT):
+                card = piles[p, row]
+                if RANK[card] == KING and vars[KEPT_KING + SUIT[card]] != p * ROWS + row:
+                    for i in range(lens[STOCK_PILE], 0, -1):
+                        piles[STOCK_PILE, i] = piles[STOCK_PILE, i - 1]
+                    piles[STOCK_PILE, 0] = card
+                    lens[STOCK_PILE] += 1
+                    refill(piles, lens, vars, p, row)
+                    changed = True
+
+
+@kernel
+def setup(deck, rules, piles, lens, down, vars, rng):
+    """Deal 5 rows of 12 face up, the other 44 cards to the stock, then fix the layout."""
+    for s in range(4):
+        vars[KEPT_KING + s] = -1
+    for k in range(NT * ROWS):
+        p = T0 + k % NT
+        piles[p, lens[p]] = deck[k]
+        lens[p] += 1
+        if RANK[deck[k]] == KING and vars[KEPT_KING + SUIT[deck[k]]] < 0:
+            vars[KEPT_KING + SUIT[deck[k]]] = p * ROWS + k // NT
+    for i in range(deck.shape[0] - 1, NT * ROWS - 1, -1):
+        piles[STOCK_PILE, lens[STOCK_PILE]] = deck[i]
+        lens[STOCK_PILE] += 1
+    fix_layout(piles, lens, vars)
+    for s in range(4):
+        vars[KEPT_KING + s] = 0
+    down[STOCK_PILE] = lens[STOCK_PILE]
+    vars[V_PASSES] = 1
+
+
+@kernel
+def generate(piles, lens, down, vars, rules, moves):
+    """Legal moves; the tableau's own moves are kept from the last call while only the stock moved."""
+    if vars[TABLEAU_MOVES_KEPT] > 0:
+        n = vars[TABLEAU_MOVES_KEPT] - 1
+    else:
+        n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_UP, 13,
+                              TO_FOUNDATION, moves, 0)
+        n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, SAME_SUIT, SUCC_UP, SPACE_NONE,
+                              F0, 2, ACE, 13, moves, n)
+        vars[TABLEAU_MOVES_KEPT] = n + 1
+        tops_take, spaces = 0, 0
+        for p in range(T0, T0 + NT):
+            if lens[p] == 0:
+                spaces += 1
+            elif RANK[piles[p, lens[p] - 1]] > ACE:
+                tops_take |= 1 << (piles[p, lens[p] - 1] % 52 - 1)
+        vars[TOPS_TAKE] = tops_take
+        vars[SPACES] = spaces
+    from_waste = rules[R_SPACE_FROM] == SPACE_FROM_WASTE
+    if lens[WASTE_PILE] > 0:
+        card = piles[WASTE_PILE, lens[WASTE_PILE] - 1]
+        n = gen_to_foundation(piles, lens, down, WASTE_PILE, WASTE_PILE + 1, F0, 2, ACE, SUCC_UP,
+                              13, WASTE_TO_FOUNDATION, moves, n)
+        if (vars[TOPS_TAKE] >> (card % 52)) & 1 or (from_waste and vars[SPACES] > 0):
+            n = gen_card_to_tableau(piles, lens, down, WASTE_PILE, T0, NT, SAME_SUIT, SUCC_UP,
+                                    SPACE_ANY if from_waste else SPACE_NONE, WASTE_TO_TABLEAU,
+                                    moves, n)
+    if not from_waste and lens[STOCK_PILE] > 0 and vars[SPACES] > 0:
+        for p in range(T0, T0 + NT):
+            if lens[p] == 0:
+                n = add_move(moves, n, STOCK_TO_SPACE, STOCK_PILE, p, 1, -1)
+                break
+    return gen_stock_move(lens, vars, STOCK_PILE, WASTE_PILE, 1, rules[R_REDEALS], moves, n)
+
+
+@kernel
+def apply(piles, lens, down, vars, rules, move, rng):
+    if move[0] == STOCK:
+        apply_stock(piles, lens, down, vars, move, STOCK_PILE)
+        return False
+    vars[TABLEAU_MOVES_KEPT] = 0
+    src = move[1]
+    apply_transfer(piles, lens, down, vars, move, F0, NF)
+    down[STOCK_PILE] = lens[STOCK_PILE]
+    if vars[V_FOUNDATION] == 104:
+        vars[V_WON] = 1
+    return src == WASTE_PILE or src == STOCK_PILE
+
+
+GAME = Game(
+    name="twelve-by-five",
+    title="Twelve by five (the 60-card 12x5 game)",
+    source="Mendelev (seed 001)",
+    deck=DOUBLE,
+    options=OPTIONS,
+    presets=PRESETS,
+    preset_docs=PRESET_DOCS,
+    piles=PILES,
+    capacity=104,
+    move_kinds=MOVE_KINDS,
+    greedy_order=("to_foundation", "waste_to_foundation", "uncover", "waste_to_tableau",
+                  "stock_to_space", "empty_pile", "stock"),
+    setup=setup,
+    generate=generate,
+    apply=apply,
+    foundation_piles=tuple(range(F0, F0 + NF)),
+)

@@ -1,0 +1,252 @@
+"""Canfield's rules (RULES.md §2), each pinned on a tiny hand-built position."""
+
+from __future__ import annotations
+
+import pytest
+
+import simsol
+from simsol.cards import card_text
+from simsol.engine.core import NO_PROGRESS, V_END_HINT
+from simsol.games import get_game
+from simsol.positions import Move, moves_from, parse_position, play
+from simsol.trace import trace
+
+CANFIELD = get_game("canfield")
+BASE = "vars: base_rank=8"
+
+
+def keys(position, **kw):
+    return {m.key() for m in moves_from(CANFIELD, position, **kw)}
+
+
+def kinds(position, kind, **kw):
+    return {k for k in keys(position, **kw) if k[0] == kind}
+
+
+def texts(position, pile):
+    return [card_text(c) for c in position.pile(pile)]
+
+
+def test_the_deal():
+    t = trace("canfield", seed=3, deal=0, max_moves=1)
+    lens = dict(zip(CANFIELD.piles, t.lens[0]))
+    down = dict(zip(CANFIELD.piles, t.down[0]))
+    assert (lens["reserve"], down["reserve"]) == (13, 12)  # only the reserve's top is seen
+    assert (lens["stock"], down["stock"]) == (34, 34)
+    assert [lens[f"tableau{i}"] for i in range(1, 5)] == [1, 1, 1, 1]
+    assert sum(lens[f"foundation{i}"] for i in range(1, 5)) == 1  # the base card
+    assert t.render(0).count("##") == 12 + 34
+
+
+def test_foundations_build_up_from_the_base_rank_and_wrap():
+    position = BASE + """
+    foundation1: 8♠ 9♠ 10♠ J♠ Q♠ K♠
+    tableau1: A♠
+    tableau2: 8♥
+    tableau3: A♥
+    tableau4: 9♥
+    """
+    assert kinds(position, "to_foundation") == {("to_foundation", "tableau1", "foundation1", 1),
+                                                ("to_foundation", "tableau2", "foundation2", 1)}
+
+
+def test_a_full_foundation_takes_nothing_more():
+    full = "8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠"
+    # the second 8♠ is another pack's copy: only the 13-card limit can refuse it
+    assert kinds(BASE + f"\nfoundation1: {full}\ntableau1: 8♠", "to_foundation") == set()
+    assert kinds(BASE + f"\nfoundation1: {full[:-3]}\ntableau1: 7♠", "to_foundation") == {
+        ("to_foundation", "tableau1", "foundation1", 1)}
+
+
+def test_tableau_builds_down_in_alternate_colours_and_wraps_king_on_ace():
+    position = BASE + """
+    reserve: (2♣) K♠
+    waste: K♥
+    tableau1: A♥
+    tableau2: A♣
+    tableau3: 5♦
+    tableau4: 4♠
+    """
+    assert kinds(position, "reserve_to_tableau") == {
+        ("reserve_to_tableau", "reserve", "tableau1", 1)}  # K♠ on A♥, not on A♣
+    assert kinds(position, "waste_to_tableau") == {("waste_to_tableau", "waste", "tableau2", 1)}
+    assert kinds(position, "empty_pile") == {("empty_pile", "tableau4", "tableau3", 1)}
+
+
+def test_nothing_is_ever_built_on_the_reserve():
+    position = BASE + "\nreserve: (2♣) 9♠\nwaste: 8♥\ntableau1: 8♦\ntableau2: 3♣\ntableau3: 4♣"
+    assert all(m.dst != "reserve" for m in moves_from(CANFIELD, position))
+
+
+PILE = BASE + """
+tableau1: 10♠ 9♥ 8♣
+tableau2: J♥
+tableau3: 9♦
+tableau4: 3♣
+reserve: (2♣) 5♦
+"""
+
+
+def tableau_moves(position, **kw):
+    return {k for k in keys(position, **kw) if k[1].startswith("tableau")
+            and k[2].startswith("tableau")}
+
+
+def test_book_moves_only_whole_piles():
+    assert tableau_moves(PILE) == {("empty_pile", "tableau1", "tableau2", 3)}
+
+
+def test_standard_moves_the_top_card_alone_or_the_whole_pile():
+    assert tableau_moves(PILE, preset="standard") == {("empty_pile", "tableau1", "tableau2", 3),
+                                                      ("tableau_other", "tableau1", "tableau3", 1)}
+
+
+SPACE = BASE + """
+reserve: (4♦) (6♣) J♠
+waste: 9♦
+tableau1: 10♣
+tableau2: Q♥
+tableau4: 7♠
+"""
+
+
+def test_a_space_is_filled_at_once_from_the_reserve():
+    assert keys(SPACE) == {("reserve_to_tableau", "reserve", "tableau3", 1)}  # nothing else
+    position = parse_position(CANFIELD, SPACE)
+    assert play(CANFIELD, position, Move("reserve_to_tableau", "reserve", "tableau3", 1, "J♠"))
+    assert texts(position, "tableau3") == ["J♠"]
+    assert position.face_down("reserve") == 1  # the next reserve card is turned up
+
+
+def test_emptying_a_pile_makes_the_reserve_fill_it_next():
+    position = parse_position(CANFIELD, BASE + """
+    reserve: (4♦) (6♣) J♠
+    tableau1: 10♣
+    tableau2: Q♥
+    tableau3: K♦
+    tableau4: 9♥
+    """)
+    play(CANFIELD, position, Move("empty_pile", "tableau4", "tableau1", 1, "9♥"))
+    assert keys(position) == {("reserve_to_tableau", "reserve", "tableau4", 1)}
+
+
+def test_space_by_choice_takes_the_reserve_but_never_the_waste_or_a_pile():
+    moves = keys(SPACE, rules={"space": "reserve-by-choice"})
+    into_space = {k for k in moves if k[2] == "tableau3"}
+    assert into_space == {("reserve_to_tableau", "reserve", "tableau3", 1)}
+    assert ("waste_to_tableau", "waste", "tableau1", 1) in moves  # other moves go on meanwhile
+
+
+def test_space_reserve_or_waste_reading():
+    moves = keys(SPACE, rules={"space": "reserve-or-waste"})
+    assert {k for k in moves if k[2] == "tableau3"} == {
+        ("reserve_to_tableau", "reserve", "tableau3", 1),
+        ("waste_to_tableau", "waste", "tableau3", 1)}
+
+
+def test_after_the_reserve_the_waste_may_fill_a_space_but_no_pile_may():
+    position = BASE + """
+    waste: 3♥ 9♦
+    tableau1: 10♣
+    tableau2: Q♥
+    tableau4: 7♠
+    """
+    assert {k for k in keys(position) if k[2] == "tableau3"} == {
+        ("waste_to_tableau", "waste", "tableau3", 1)}
+    assert ("stock", "waste", "stock", 2) in keys(position + "vars: pass_progress=1")
+
+
+def test_only_the_waste_top_is_playable():
+    position = BASE + """
+    waste: 9♠ 3♦
+    foundation1: 8♠
+    tableau1: 10♥
+    tableau2: K♣
+    tableau3: K♠
+    tableau4: Q♣
+    """
+    assert keys(position + "vars: pass_progress=1") == {("stock", "waste", "stock", 2)}
+
+
+WORRY = BASE + """
+foundation2: 8♥ 9♥ 10♥
+reserve: (2♣) 9♣
+waste: 9♠
+tableau1: J♣
+tableau2: J♠
+tableau3: 4♦
+tableau4: 5♦
+"""
+
+
+def test_worrying_back_only_in_the_preset_that_allows_it():
+    back = {("foundation_to_tableau", "foundation2", "tableau1", 1),
+            ("foundation_to_tableau", "foundation2", "tableau2", 1)}
+    assert kinds(WORRY, "foundation_to_tableau") == set()
+    assert kinds(WORRY, "worry_back_build") == set()
+    assert kinds(WORRY, "foundation_to_tableau", preset="worrying-back") == back
+    assert kinds(WORRY, "foundation_to_tableau", rules={"worrying_back": True}) == back
+
+
+def test_worrying_back_never_fills_a_space():
+    position = BASE + "\nfoundation2: 8♥ 9♥\nwaste: 3♠"
+    assert kinds(position, "foundation_to_tableau", preset="worrying-back") == set()
+
+
+def test_greedy_worries_back_only_to_build_the_reserve_or_waste_top_on_it():
+    moves = kinds(WORRY, "worry_back_build", preset="worrying-back")
+    assert moves == {("worry_back_build", "foundation2", dst, 2)
+                     for dst in ("tableau1", "tableau2")}  # 10♥ back, then 9♣ or 9♠ on it
+    position = parse_position(CANFIELD, WORRY)
+    [first] = [m for m in moves_from(CANFIELD, position, preset="worrying-back")
+               if m.kind == "worry_back_build"][:1]
+    assert play(CANFIELD, position, first, preset="worrying-back")
+    assert texts(position, first.dst)[-2] == "10♥"
+    assert position.vars[0] == 2  # one card fewer on the foundations
+    assert "foundation_to_tableau" not in CANFIELD.greedy_order
+    assert CANFIELD.greedy_order[-1] == "worry_back_build"  # a last resort, after the stock
+
+
+REDEAL = BASE + "\nwaste: 9♣ 5♦\ntableau1: 2♥\ntableau2: 2♦\ntableau3: K♥\ntableau4: K♦\n"
+
+
+@pytest.mark.parametrize("preset,used,offered", [
+    ("three-redeals", 2, True), ("three-redeals", 3, False),
+    ("three-passes", 1, True), ("three-passes", 2, False),
+    ("draw1-single-pass", 0, False),
+])
+def test_redeal_limit_edges(preset, used, offered):
+    moves = kinds(REDEAL + f"vars: redeals={used} pass_progress=1", "stock", preset=preset)
+    assert (("stock", "waste", "stock", 2) in moves) == offered
+
+
+def test_unlimited_redeals_end_after_a_pass_without_progress():
+    assert ("stock", "waste", "stock", 2) in keys(REDEAL + "vars: redeals=9 pass_progress=1")
+    position = parse_position(CANFIELD, REDEAL + "vars: redeals=9 pass_progress=0")
+    assert keys(position) == set()  # generating the moves also leaves the end hint
+    assert position.vars[V_END_HINT] == NO_PROGRESS
+
+
+def test_draw_three_or_one():
+    stock = BASE + "\nstock: (2♣) (3♣) (4♣) (5♣) (6♣)\ntableau1: 2♥"
+    assert kinds(stock, "stock") == {("stock", "stock", "waste", 3)}
+    assert kinds(stock, "stock", preset="draw1-single-pass") == {("stock", "stock", "waste", 1)}
+    position = parse_position(CANFIELD, stock)
+    play(CANFIELD, position, Move("stock", "stock", "waste", 3, ""))
+    assert texts(position, "waste") == ["6♣", "5♣", "4♣"]  # 4♣ on top, playable
+
+
+def test_last_card_wins():
+    suits = "♠♥♣♦"
+    ranks = ["8", "9", "10", "J", "Q", "K", "A", "2", "3", "4", "5", "6", "7"]
+    lines = [f"foundation{i + 1}: " + " ".join(r + s for r in ranks) for i, s in enumerate(suits)]
+    position = parse_position(CANFIELD, BASE + "\n" + "\n".join(lines[:3]) + "\nfoundation4: "
+                              + " ".join(r + "♦" for r in ranks[:-1]) + "\nwaste: 7♦")
+    assert play(CANFIELD, position, Move("waste_to_foundation", "waste", "foundation4", 1, "7♦"))
+    assert position.vars[0] == 52 and position.vars[1] == 1
+
+
+@pytest.mark.parametrize("preset", list(CANFIELD.presets))
+def test_greedy_never_loops(preset):
+    records = simsol.simulate("canfield", preset=preset, deals=300, seed=3, workers=1).data
+    assert records["moves"].max() < 1000  # a loop would run to the idle cap

@@ -1,0 +1,148 @@
+"""The 12x5 game's rules (RULES.md §10), each pinned on a tiny hand-built position or deal."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from simsol.cards import card_text, parse_card
+from simsol.deals import deal
+from simsol.engine.core import V_FOUNDATION, V_GAME
+from simsol.games import get_game
+from simsol.positions import Move, moves_from, parse_position, play
+from simsol.rules import build_rules, encode_rules
+
+TWELVE = get_game("twelve-by-five")
+
+
+def keys(position, **kw):
+    return {m.key() for m in moves_from(TWELVE, position, **kw)}
+
+
+def texts(position, pile):
+    return [card_text(c) for c in position.pile(pile)]
+
+
+def dealt(specials: dict[int, str]):
+    """The position after setup for a deal with the given cards at the given deal indices (the
+    layout is dealt row by row, 12 a row; index 60 is the stock's top); the other layout cards
+    are ordinary (2 .. Q)."""
+    faces = {k: parse_card(text) for k, text in specials.items()}
+    left = Counter({face: 2 for face in range(52)}) - Counter(faces.values())
+    ordinary = sorted(face for face in left.elements() if 2 <= face % 13 + 1 <= 12)
+    others = iter(ordinary + sorted((left - Counter(ordinary)).elements()))
+    order = [faces[k] if k in faces else next(others) for k in range(104)]
+    seen: Counter = Counter()
+    deck = []
+    for face in order:
+        deck.append(face + 52 * seen[face])
+        seen[face] += 1
+    deck = np.array(deck, dtype=np.uint8)
+    assert sorted(deck) == sorted(TWELVE.deck.cards())
+    position = parse_position(TWELVE, "")
+    position.vars[:] = 0
+    encoded = encode_rules(TWELVE, build_rules(TWELVE, "book"))
+    TWELVE.setup(deck, encoded, position.piles, position.lens, position.down, position.vars,
+                 np.zeros(6, dtype=np.uint64))
+    return position, deck
+
+
+def test_aces_go_out_and_duplicate_kings_under_the_stock_until_neither_is_left():
+    position, deck = dealt({
+        0: "A♠",  # column 1, row 1
+        2: "K♣",  # column 3, row 1: the first K♣ dealt stays
+        13: "A♥",  # column 2, row 2
+        30: "K♣",  # column 7, row 3: the later K♣ goes under the stock
+        59: "K♦",  # column 12, row 5
+        60: "A♦",  # refills A♠'s place: an ace again, out in the next round
+        61: "5♠",  # refills A♥'s place
+        62: "K♦",  # refills the K♣'s place: a K♦ dealt after the one in column 12
+        63: "6♠",  # refills the A♦'s place
+        64: "7♠",  # refills the second K♦'s place
+    })
+    assert [texts(position, f"foundation{i + 1}") for i in range(8)] == [
+        ["A♠"], [], ["A♥"], [], [], [], ["A♦"], []]
+    assert position.vars[V_FOUNDATION] == 3
+    assert texts(position, "tableau1")[0] == "6♠"
+    assert texts(position, "tableau2")[1] == "5♠"
+    assert texts(position, "tableau3")[0] == "K♣"
+    assert texts(position, "tableau7")[2] == "7♠"
+    assert texts(position, "tableau12")[4] == "K♦"
+    assert [len(position.pile(f"tableau{i + 1}")) for i in range(12)] == [5] * 12
+    stock = texts(position, "stock")
+    assert stock[:2] == ["K♦", "K♣"] and len(stock) == 41  # the first sent under is lowest
+    assert position.pile("stock")[-1] == deck[65]
+    assert position.down[0] == 41
+    assert list(position.vars[V_GAME:]) == [0] * (16 - V_GAME)  # the setup's scratch is cleared
+
+
+def test_single_cards_build_down_in_the_same_suit():
+    position = """
+    tableau1: 10♥ 10♠ 9♠
+    tableau2: 10♠
+    tableau3: J♠
+    tableau4: 9♥
+    """
+    assert keys(position) == {
+        ("tableau_other", "tableau1", "tableau2", 1),  # 9♠ on 10♠
+        ("empty_pile", "tableau2", "tableau3", 1),  # 10♠ on J♠; 10♠ 9♠ may not move together
+    }  # and no column card goes into a space
+
+
+SPACE = """
+stock: (3♣) (K♥)
+waste: 9♦
+tableau1: 5♣
+"""
+
+
+def test_a_used_up_column_takes_the_waste_top():
+    assert keys(SPACE) == {("waste_to_tableau", "waste", "tableau2", 1),
+                           ("stock", "stock", "waste", 1)}
+
+
+def test_or_by_option_the_next_stock_card():
+    assert keys(SPACE, rules={"space_from": "stock"}) == {
+        ("stock_to_space", "stock", "tableau2", 1), ("stock", "stock", "waste", 1)}
+    position = parse_position(TWELVE, SPACE)
+    move = Move("stock_to_space", "stock", "tableau2", 1, "")
+    assert play(TWELVE, position, move, rules={"space_from": "stock"})
+    assert texts(position, "tableau2") == ["K♥"] and position.down[1] == 0
+    assert texts(position, "stock") == ["3♣"] and position.down[0] == 1
+
+
+def test_four_passes():
+    position = """
+    waste: 9♦ 8♣
+    tableau1: K♠
+    tableau2: K♠
+    tableau3: K♥
+    tableau4: K♥
+    tableau5: K♣
+    tableau6: K♣
+    tableau7: K♦
+    tableau8: K♦
+    tableau9: 5♠
+    tableau10: 5♠
+    tableau11: 5♥
+    tableau12: 5♥
+    """
+    assert keys(position + "vars: redeals=2") == {("stock", "waste", "stock", 2)}
+    assert keys(position + "vars: redeals=3") == set()
+    assert keys(position + "vars: redeals=3", rules={"redeals": 4}) == {
+        ("stock", "waste", "stock", 2)}
+
+
+def test_every_fixed_layout_has_no_ace_and_one_king_a_suit_at_most():
+    encoded = encode_rules(TWELVE, build_rules(TWELVE, "book"))
+    for index in range(300):
+        position = parse_position(TWELVE, "")
+        position.vars[:] = 0
+        TWELVE.setup(deal(TWELVE.deck.cards(), 9, index), encoded, position.piles, position.lens,
+                     position.down, position.vars, np.zeros(6, dtype=np.uint64))
+        layout = [c for i in range(12) for c in position.pile(f"tableau{i + 1}")]
+        assert len(layout) == 60 and all(c % 13 != 0 for c in layout)
+        kings = [c % 52 // 13 for c in layout if c % 13 == 12]
+        assert len(kings) == len(set(kings))
+        assert position.lens[0] + position.vars[V_FOUNDATION] == 44
