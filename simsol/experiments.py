@@ -11,6 +11,7 @@
     presets = ["book", "twelve"]            # default ["book"]; "all" for every preset
     policies = ["greedy", "random"]         # default ["greedy"]
     rules = { draw = 1 }                    # optional overrides for every cell of this table
+    deals = 20000                           # optional: fewer deals for these (slow) cells
     [[cells]]
     game = "elevens"
     grid = { slots = [9, 12], faces = ["triple", "block"] }   # every combination, on "book"
@@ -36,11 +37,13 @@ from simsol.store import Cell, Store
 
 SPEC_KEYS = {"name", "description", "seed", "deals", "quick_deals", "chunk_size", "max_moves",
              "cells"}
-CELL_KEYS = {"game", "presets", "policies", "rules", "grid"}
+CELL_KEYS = {"game", "presets", "policies", "rules", "grid", "deals"}
 
 
 @dataclass
 class Spec:
+    """A validated experiment; ``cell_deals`` holds the cells that play fewer than ``deals``."""
+
     name: str
     description: str
     seed: int
@@ -51,6 +54,10 @@ class Spec:
     cells: list[Cell]
     source: dict
     skipped: list[str]
+    cell_deals: dict[str, int]
+
+    def deals_for(self, cell: Cell, target: int) -> int:
+        return min(target, self.cell_deals.get(cell.id, target))
 
 
 def _check_keys(table: dict, allowed: set[str], where: str) -> None:
@@ -73,6 +80,7 @@ def load_spec(path: str | Path) -> Spec:
         raise SimsolError(f"{path}: a spec needs at least one [[cells]] table")
     cells: dict[str, Cell] = {}
     skipped: list[str] = []
+    cell_deals: dict[str, int] = {}
     for number, table in enumerate(source["cells"], 1):
         where = f"{path}: cells table {number}"
         _check_keys(table, CELL_KEYS, where)
@@ -83,6 +91,8 @@ def load_spec(path: str | Path) -> Spec:
             # Keep only the overrides that change the preset, so equal rules make one cell.
             cell = Cell(cell.game, cell.preset, dict(job.rules.overrides), cell.policy)
             cells.setdefault(cell.id, cell)
+            if "deals" in table:
+                cell_deals[cell.id] = check_count("deals", table["deals"], 1, MAX_DEALS)
     deals = check_count("deals", source.get("deals", 100_000), 1, MAX_DEALS)
     return Spec(
         name=str(source.get("name", path.stem)),
@@ -96,6 +106,7 @@ def load_spec(path: str | Path) -> Spec:
         cells=list(cells.values()),
         source=source,
         skipped=skipped,
+        cell_deals=cell_deals,
     )
 
 
@@ -150,11 +161,11 @@ def run_experiment(spec_path: str | Path, out: str | Path | None = None, quick: 
     target = deals if deals is not None else (spec.quick_deals if quick else spec.deals)
     target = check_count("deals", target, 1, MAX_DEALS)
     store = Store(out or default_out(spec))
-    chunks = chunk_starts(0, target, spec.chunk_size)
     plan = []
     for cell in spec.cells:
         job = make_job(cell.game, cell.preset, cell.rules, cell.policy, spec.seed, spec.max_moves)
         store.register(cell, job.rules.id, spec.seed, spec.chunk_size, spec.source)
+        chunks = chunk_starts(0, spec.deals_for(cell, target), spec.chunk_size)
         plan.append((cell, job, store.missing_chunks(cell.id, chunks)))
     todo = sum(count for _, _, missing in plan for _, count in missing)
     with tqdm(total=todo, disable=not progress, unit="deal", unit_scale=True,

@@ -84,7 +84,32 @@ def foundations(results, summary):
     return fig
 
 
+def skill_ladder(summary):
+    """One group per game (its book rules), a bar per policy with its 95% interval."""
+    frame = summary[summary["preset"] == "book"]
+    games = list(dict.fromkeys(frame["game"]))
+    policies = list(dict.fromkeys(frame["policy"]))
+    width = 0.8 / max(len(policies), 1)
+    fig, ax = plt.subplots(figsize=(max(8, 1.2 * len(games)), 4.5))
+    for k, policy in enumerate(policies):
+        rows = frame[frame["policy"] == policy].set_index("game").reindex(games)
+        x = np.arange(len(games)) + (k - (len(policies) - 1) / 2) * width
+        rate = 100 * rows["win_rate"]
+        err = [rate - 100 * rows["ci_low"], 100 * rows["ci_high"] - rate]
+        ax.bar(x, rate, width, yerr=err, capsize=2, label=policy)
+    ax.set_xticks(np.arange(len(games)), games, rotation=30, ha="right")
+    ax.set_ylabel("win rate, % (95% interval)")
+    ax.set_title("The skill ladder: each game's book rules, by player")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
 def all_figures(results, summary, comparisons) -> dict:
-    return {"win_rates": win_rates(summary), "differences": differences(comparisons),
-            "convergence": convergence(results, summary),
-            "foundations": foundations(results, summary)}
+    figures = {"win_rates": win_rates(summary), "differences": differences(comparisons),
+               "convergence": convergence(results, summary),
+               "foundations": foundations(results, summary)}
+    if summary.groupby("game")["policy"].nunique().max() > 1:
+        figures["skill_ladder"] = skill_ladder(summary)
+    return figures

@@ -181,3 +181,29 @@ def test_the_notebook_runs_top_to_bottom(spec, tmp_path):
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
+
+
+def test_a_cell_table_may_play_fewer_deals(tmp_path):
+    path = tmp_path / "ladder.toml"
+    path.write_text("""
+name = "ladder"
+seed = 1
+deals = 60
+chunk_size = 20
+[[cells]]
+game = "klondike"
+policies = ["greedy", "heuristic"]
+[[cells]]
+game = "klondike"
+policies = ["lookahead"]
+deals = 20
+""")
+    store = run_experiment(path, out=tmp_path / "ladder", workers=1, progress=False)
+    assert len(store.records("klondike__book__lookahead")) == 20
+    assert len(store.records("klondike__book__heuristic")) == 60
+    out = write_report(tmp_path / "ladder")
+    assert (out / "skill_ladder.png").exists()
+    comparisons = pd.read_csv(out / "comparisons.csv")
+    versus_greedy = comparisons[(comparisons.compares == "policy") & (comparisons.b == "greedy")]
+    assert set(versus_greedy.a) == {"heuristic", "lookahead"}
+    assert versus_greedy.set_index("a").loc["lookahead", "deals"] == 20

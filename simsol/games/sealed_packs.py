@@ -1,0 +1,274 @@
+"""What Little Piano and Diplomatic share (RULES.md §6-7): ten columns over sealed packs.
+
+Two packs, eight aces built up in suit to K; columns built down in alternate colours, one card
+at a time; the stock turned one card at a time in a single pass; then, as an option, the *last
+reserve*: the waste turned over (order kept) and three cards from it face up, each one used
+replaced from it.
+
+State model.  Each column is one pile: its sealed pack face down at the bottom (``down[p]``
+cards), the original card face up on it and what is built on that.  ``vars[UNSEALED]`` has a
+bit per column whose original column has been used up; from then on, while face-down cards
+remain under it, the column's single face-up card is a *turned pack card*: it may leave (to a
+foundation, onto a column or into a space) but nothing is built on it, and when it has left the
+next pack card is turned.  The pack's last card, once turned (``down[p] == 0``), is an ordinary
+column; when that is used up too, its place takes any free card.
+
+The book says of a used-up column built on an original card "его место остается пустым" (its
+place stays empty): the pack under it is unsealed instead, so the place itself never takes a
+card.  The one unclear case is a column dealt without a pack (Diplomatic's tenth; Little Piano
+with ``pack=0``), marked in ``vars[PACKLESS]``: used up, its place stays empty for good
+(``used_up_column=stays-empty``, the default) or, read as a pack of no cards used up, takes any
+free card (``takes-any``).
+
+The rescue is a ``stock`` move (waste -> stock) offered once the stock is out; the three reserve
+places then refill from the turned-over waste, which is no longer turned to a waste.  Greedy
+never loops: of the moves between columns it plays only those that turn a pack card
+(``reveal``), free a card for a foundation (``uncover``) or empty a column that then takes any
+card (``empty_pile``); a single card shuttled between columns is ``tableau_other`` or
+``space_shift``, and so is emptying a column whose place then stays empty.
+"""
+
+from __future__ import annotations
+
+from simsol.cards import ACE, DOUBLE
+from simsol.engine.core import M_SRC, V_FOUNDATION, V_GAME, V_PASSES, V_REDEALS, V_WON
+from simsol.engine.jit import kernel
+from simsol.engine.piles import (
+    ALTERNATE_COLOURS,
+    EMPTY_PILE,
+    PILE_MOVE_KINDS,
+    RESERVE_TO_FOUNDATION,
+    RESERVE_TO_TABLEAU,
+    REVEAL,
+    SPACE_SHIFT,
+    STOCK,
+    SUCC_UP,
+    TABLEAU_OTHER,
+    TO_FOUNDATION,
+    UNCOVER,
+    WASTE_TO_FOUNDATION,
+    WASTE_TO_TABLEAU,
+    add_move,
+    apply_stock,
+    build_key,
+    builds_on,
+    foundation_for,
+    gen_stock_move,
+    transfer,
+    wanted_key,
+)
+from simsol.games.base import Game
+from simsol.rules import Option
+
+USED_UP_READINGS = ("stays-empty", "takes-any")
+STAYS_EMPTY, TAKES_ANY = range(len(USED_UP_READINGS))
+# Both games read these two options at these indices; Little Piano adds ``pack`` after them.
+SHARED_OPTIONS = (
+    Option("last_reserve", True, "when the stock is out the waste is turned over once (order "
+           "kept) and three of its cards lie face up, each used one replaced from it",
+           boolean=True),
+    Option("used_up_column", "stays-empty", "what the place of a used-up column dealt without a "
+           "sealed pack takes: nothing (the book: 'its place stays empty') or any free card "
+           "(as a used-up pack's place)", choices=USED_UP_READINGS),
+)
+R_LAST_RESERVE, R_USED_UP, R_PACK = 0, 1, 2
+
+STOCK_PILE, WASTE = 0, 1
+R0, NR = 2, 3
+F0, NF = 5, 8
+T0, NT = 13, 10
+PILES = (("stock", "waste") + tuple(f"reserve{i + 1}" for i in range(NR))
+         + tuple(f"foundation{i + 1}" for i in range(NF))
+         + tuple(f"tableau{i + 1}" for i in range(NT)))
+DECK_SIZE = 104
+UNSEALED = V_GAME  # bit per column: its original column is used up, its pack unsealed
+PACKLESS = V_GAME + 1  # bit per column dealt without a sealed pack
+TABLEAU_MOVES_KEPT = V_GAME + 2  # 1 + how many moves at the head of the list are still valid
+# Kept with those moves: the faces the foundations take, the build keys the columns offer, the
+# space (see generate).
+NEED, BUILD_MASK, SPACE = V_GAME + 3, V_GAME + 4, V_GAME + 5
+VAR_NAMES = {"unsealed": UNSEALED, "packless": PACKLESS}
+
+
+@kernel(inline="always")
+def takes_builds(lens, down, vars, p):
+    """May a card be built on column ``p``: a face-up top that is not a turned pack card."""
+    if lens[p] == down[p]:
+        return False
+    return down[p] == 0 or (vars[UNSEALED] >> (p - T0)) & 1 == 0
+
+
+@kernel(inline="always")
+def dead_when_empty(vars, rules, p):
+    """True when column ``p``, used up, takes nothing (a packless original column's place)."""
+    return rules[R_USED_UP] == STAYS_EMPTY and (vars[PACKLESS] >> (p - T0)) & 1 == 1
+
+
+@kernel(inline="always")
+def open_space(lens, vars, rules):
+    """The first empty column that takes any free card (all such are alike), or -1."""
+    for p in range(T0, T0 + NT):
+        if lens[p] == 0 and not dead_when_empty(vars, rules, p):
+            return p
+    return -1
+
+
+@kernel(inline="always")
+def column_move_kind(piles, lens, down, vars, rules, src):
+    """The kind of moving column ``src``'s top card onto another column."""
+    last = lens[src] - 1
+    if last == down[src] and down[src] > 0:
+        return REVEAL  # the original card or a turned pack card leaves: a pack card turns
+    if last == 0:
+        return TABLEAU_OTHER if dead_when_empty(vars, rules, src) else EMPTY_PILE
+    if foundation_for(piles[src, last - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13) >= 0:
+        return UNCOVER
+    return TABLEAU_OTHER
+
+
+@kernel
+def gen_to_columns(piles, lens, down, vars, src, kind, space_kind, mask, space, moves, n):
+    """Moves of the top card of ``src`` onto every column it builds on, then into one space."""
+    card = piles[src, lens[src] - 1]
+    key = wanted_key(card, ALTERNATE_COLOURS, SUCC_UP)
+    if key >= 0 and (mask >> key) & 1 == 1:
+        for dst in range(T0, T0 + NT):
+            if (dst != src and takes_builds(lens, down, vars, dst)
+                    and builds_on(card, piles[dst, lens[dst] - 1], ALTERNATE_COLOURS, SUCC_UP)):
+                n = add_move(moves, n, kind, src, dst, 1, card)
+    if space >= 0:
+        n = add_move(moves, n, space_kind, src, space, 1, card)
+    return n
+
+
+@kernel(inline="always")
+def foundation_need(piles, lens):
+    """A bit per card face (``card % 52``) that some foundation takes now."""
+    need = 0
+    for f in range(F0, F0 + NF):
+        if lens[f] == 0:
+            need |= 1 << ((f - F0) // 2 * 13)  # the suit's ace
+        elif lens[f] < 13:
+            need |= 1 << (piles[f, lens[f] - 1] % 52 + 1)
+    return need
+
+
+@kernel
+def gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves):
+    """The columns' own moves: to the foundations, then onto other columns or a space."""
+    n = 0
+    for src in range(T0, T0 + NT):
+        if lens[src] > down[src] and (need >> (piles[src, lens[src] - 1] % 52)) & 1 == 1:
+            f = foundation_for(piles[src, lens[src] - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13)
+            n = add_move(moves, n, TO_FOUNDATION, src, f, 1, piles[src, lens[src] - 1])
+    for src in range(T0, T0 + NT):
+        if lens[src] > down[src]:
+            kind = column_move_kind(piles, lens, down, vars, rules, src)
+            space_kind = SPACE_SHIFT if lens[src] == 1 else kind
+            n = gen_to_columns(piles, lens, down, vars, src, kind, space_kind, mask, space,
+                               moves, n)
+    return n
+
+
+@kernel
+def generate(piles, lens, down, vars, rules, moves):
+    """Legal moves: the columns' own (kept while only the stock moves), then the waste's and the
+    reserve's, then the stock or the rescue."""
+    kept = vars[TABLEAU_MOVES_KEPT] - 1
+    if kept >= 0 and (kept == 0 or moves[0, M_SRC] >= T0):  # a fresh move list holds zeros
+        n = kept
+        need, mask, space = vars[NEED], vars[BUILD_MASK], vars[SPACE]
+    else:
+        need = foundation_need(piles, lens)
+        mask = 0
+        for p in range(T0, T0 + NT):
+            if takes_builds(lens, down, vars, p):
+                mask |= 1 << build_key(piles[p, lens[p] - 1], ALTERNATE_COLOURS)
+        space = open_space(lens, vars, rules)
+        n = gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves)
+        vars[TABLEAU_MOVES_KEPT] = n + 1
+        vars[NEED], vars[BUILD_MASK], vars[SPACE] = need, mask, space
+    for src in range(WASTE, R0 + NR):
+        if lens[src] > 0 and (need >> (piles[src, lens[src] - 1] % 52)) & 1 == 1:
+            f = foundation_for(piles[src, lens[src] - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13)
+            kind = WASTE_TO_FOUNDATION if src == WASTE else RESERVE_TO_FOUNDATION
+            n = add_move(moves, n, kind, src, f, 1, piles[src, lens[src] - 1])
+    if lens[WASTE] > 0:
+        n = gen_to_columns(piles, lens, down, vars, WASTE, WASTE_TO_TABLEAU, WASTE_TO_TABLEAU,
+                           mask, space, moves, n)
+    for r in range(R0, R0 + NR):
+        if lens[r] > 0:
+            n = gen_to_columns(piles, lens, down, vars, r, RESERVE_TO_TABLEAU, RESERVE_TO_TABLEAU,
+                               mask, space, moves, n)
+    if vars[V_REDEALS] == 0:  # after the rescue the stock only refills the reserve
+        n = gen_stock_move(lens, vars, STOCK_PILE, WASTE, 1, rules[R_LAST_RESERVE], moves, n)
+    return n
+
+
+@kernel(inline="always")
+def refill(piles, lens, down, r):
+    """Put the stock's top card face up into the empty reserve place ``r``."""
+    if lens[r] == 0 and lens[STOCK_PILE] > 0:
+        transfer(piles, lens, STOCK_PILE, r, 1)
+        down[STOCK_PILE] = lens[STOCK_PILE]
+
+
+@kernel
+def apply(piles, lens, down, vars, rules, move, rng):
+    """Play a move; a column whose last face-up card left turns its next pack card."""
+    kind, src, dst = move[0], move[1], move[2]
+    if kind == STOCK:
+        apply_stock(piles, lens, down, vars, move, STOCK_PILE)
+        if src == WASTE:  # the rescue: the turned-over waste deals the last reserve
+            for r in range(R0, R0 + NR):
+                refill(piles, lens, down, r)
+        return True
+    vars[TABLEAU_MOVES_KEPT] = 0
+    transfer(piles, lens, src, dst, 1)
+    if F0 <= dst < F0 + NF:
+        vars[V_FOUNDATION] += 1
+        if vars[V_FOUNDATION] == DECK_SIZE:
+            vars[V_WON] = 1
+    if src < T0:
+        if src >= R0:
+            refill(piles, lens, down, src)
+        return True
+    if lens[src] == down[src] and down[src] > 0:
+        vars[UNSEALED] |= 1 << (src - T0)
+        down[src] -= 1
+        return True
+    return False
+
+
+@kernel(inline="always")
+def deal_stock(deck, dealt, piles, lens, down, vars):
+    """The undealt cards face down in the stock, the next deck card on top; one pass begun."""
+    for i in range(deck.shape[0] - 1, dealt - 1, -1):
+        piles[STOCK_PILE, lens[STOCK_PILE]] = deck[i]
+        lens[STOCK_PILE] += 1
+    down[STOCK_PILE] = lens[STOCK_PILE]
+    vars[V_PASSES] = 1
+
+
+def sealed_pack_game(name: str, title: str, options, presets: dict, preset_docs: dict,
+                     setup) -> Game:
+    """A ``Game`` over the shared kernels; only the options, presets and deal differ."""
+    return Game(
+        name=name,
+        title=title,
+        source="Mendelev (seed 001)",
+        deck=DOUBLE,
+        options=options,
+        presets=presets,
+        preset_docs=preset_docs,
+        piles=PILES,
+        capacity=DECK_SIZE,
+        move_kinds=PILE_MOVE_KINDS,
+        greedy_order=("to_foundation", "waste_to_foundation", "reserve_to_foundation", "reveal",
+                      "reserve_to_tableau", "waste_to_tableau", "uncover", "empty_pile", "stock"),
+        setup=setup,
+        generate=generate,
+        apply=apply,
+        foundation_piles=tuple(range(F0, F0 + NF)),
+        var_names=VAR_NAMES,
+    )
