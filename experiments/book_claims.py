@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import tomllib
 from pathlib import Path
 
 import matplotlib
-import tomllib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt

@@ -212,7 +212,7 @@ def write_records(result, path: str) -> None:
 
 def command_games(args) -> None:
     from simsol.games import game_names, get_game
-    from simsol.policies import POLICY_DOCS, policy_summary
+    from simsol.policies import POLICY_DOCS
     names = [args.game] if args.game else game_names()
     for name in names:
         game = get_game(name)
@@ -229,9 +229,10 @@ def command_games(args) -> None:
             print(f"    {option.name:<16} default {option.text(option.default):<16} "
                   f"allowed: {option.allowed()}")
             print(f"    {'':<16} {option.doc}")
-        print("  policies ('simsol policies GAME' for their settings):")
-        for policy in POLICY_DOCS:
-            print(f"    {policy_summary(game, policy)}")
+        print(f"  policies ('simsol policies {game.name}' lists their settings):")
+        for policy, doc in POLICY_DOCS.items():
+            print(f"    {policy}: {doc}")
+        print(f"    greedy's order here: {' > '.join(game.greedy_order)}")
     if not args.game:
         print("policies: " + ", ".join(f"{p} ({d})" for p, d in POLICY_DOCS.items()))
         print("'simsol games GAME' lists a game's presets, rule options and policies in full.")

@@ -19,8 +19,9 @@ played on exactly the same deals (common random numbers).
 
 from __future__ import annotations
 
-from simsol.engine.jit import entry, kernel
 import numpy as np
+
+from simsol.engine.jit import kernel
 
 G1 = np.uint64(0x9E3779B97F4A7C15)
 G2 = np.uint64(0xD1B54A32D192ED03)

@@ -32,7 +32,7 @@ from tqdm.auto import tqdm
 
 from simsol.games import get_game
 from simsol.rules import SimsolError, build_rules, unknown
-from simsol.runner import DEFAULT_CHUNK, MAX_DEALS, chunk_starts, check_count, make_job, play_chunks
+from simsol.runner import DEFAULT_CHUNK, MAX_DEALS, check_count, chunk_starts, make_job, play_chunks
 from simsol.store import Cell, Store
 
 SPEC_KEYS = {"name", "description", "seed", "deals", "quick_deals", "chunk_size", "max_moves",

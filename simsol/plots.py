@@ -86,7 +86,7 @@ def foundations(results, summary):
 
 def skill_ladder(summary):
     """One group per game (its book rules), a bar per policy with its 95% interval."""
-    frame = summary[summary["preset"] == "book"]
+    frame = summary[summary["rules"].str.contains(r":book@r\d+$")]  # the plain book rules
     games = list(dict.fromkeys(frame["game"]))
     policies = list(dict.fromkeys(frame["policy"]))
     width = 0.8 / max(len(policies), 1)

@@ -15,7 +15,7 @@ Tests use this to assert exactly which moves each rule allows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,6 +26,8 @@ from simsol.engine.core import (
     M_DST,
     M_KIND,
     M_SRC,
+    MAX_MOVES_LISTED,
+    MOVE_COLUMNS,
     N_VARS,
     V_BEST_FOUNDATION,
     V_FOUNDATION,
@@ -41,13 +43,20 @@ SHARED_VARS = {"passes": V_PASSES, "redeals": V_REDEALS, "pass_progress": V_PASS
 
 @dataclass
 class Position:
-    """The state arrays of one game position."""
+    """The state arrays of one game position, and the move list a game may keep between calls."""
 
     game: object
     piles: np.ndarray
     lens: np.ndarray
     down: np.ndarray
     vars: np.ndarray
+    moves: np.ndarray = field(
+        default_factory=lambda: np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64))
+
+    def legal_rows(self, rules: np.ndarray) -> np.ndarray:
+        n = game_entries(self.game).legal_moves(self.piles, self.lens, self.down, self.vars,
+                                                rules, self.moves)
+        return self.moves[:n].copy()
 
     def pile(self, name: str) -> list[int]:
         p = self.game.piles.index(name)
@@ -128,18 +137,14 @@ def moves_from(game, position: Position | str, preset: str | None = None,
     """The legal moves of a position (given as text or a ``Position``) under the given rules."""
     if isinstance(position, str):
         position = parse_position(game, position)
-    rows = game_entries(game).legal_moves(position.piles, position.lens, position.down,
-                                          position.vars, _rules_array(game, preset, rules))
-    return [describe(game, row) for row in rows]
+    return [describe(game, row) for row in position.legal_rows(_rules_array(game, preset, rules))]
 
 
 def play(game, position: Position, move: Move, preset: str | None = None,
          rules: dict | None = None) -> bool:
     """Apply ``move`` (one of ``moves_from``) to ``position`` in place; True on progress."""
     encoded = _rules_array(game, preset, rules)
-    rows = game_entries(game).legal_moves(position.piles, position.lens, position.down,
-                                          position.vars, encoded)
-    for row in rows:
+    for row in position.legal_rows(encoded):
         if describe(game, row) == move:
             rng = np.zeros(6, dtype=np.uint64)
             return bool(game_entries(game).apply_move(position.piles, position.lens,
@@ -158,5 +163,6 @@ def choice(game, position: Position | str, policy: str = "greedy", preset: str |
     compiled = build_policy(game, policy, policy_options)
     row = game_entries(game).pick_move(position.piles.copy(), position.lens.copy(),
                                        position.down.copy(), position.vars.copy(),
-                                       _rules_array(game, preset, rules), compiled.array, seed)
+                                       _rules_array(game, preset, rules), compiled.array, seed,
+                                       position.moves.copy())
     return None if row[0] < 0 else describe(game, row)

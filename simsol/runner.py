@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from simsol.deals import MAX_SEED
 from simsol.engine.core import (
     DEFAULT_MAX_MOVES,
     END_REASONS,
@@ -17,7 +18,6 @@ from simsol.engine.core import (
     STUCK,
     game_entries,
 )
-from simsol.deals import MAX_SEED
 from simsol.games import get_game
 from simsol.policies import Policy, build_policy
 from simsol.rules import RuleSet, SimsolError, build_rules, encode_rules

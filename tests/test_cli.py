@@ -93,3 +93,33 @@ def test_help_explains_the_commands(capsys):
         main(["run", "--help"])
     out, _ = capsys.readouterr()
     assert exit_info.value.code == 0 and "--rule NAME=VALUE" in out and "--deals" in out
+
+
+def test_policies_lists_every_policy_with_its_settings(capsys):
+    code, out, _ = run(capsys, "policies", "canfield")
+    assert code == 0
+    for name in ("random", "greedy", "heuristic", "lookahead", "thoughtful"):
+        assert f"\n  {name} (" in out
+    assert "UPPER BOUND" in out and "weight.reveal" in out
+
+
+def test_experiment_and_report_commands(capsys, tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "s"\nseed = 1\ndeals = 40\nchunk_size = 20\n'
+                    '[[cells]]\ngame = "klondike"\npolicies = ["greedy", "random"]\n')
+    code, out, _ = run(capsys, "experiment", str(spec), "--out", str(tmp_path / "r"),
+                       "--no-progress", "--workers", "1")
+    assert code == 0 and "results in" in out
+    code, out, _ = run(capsys, "report", str(tmp_path / "r"))
+    assert code == 0 and "| klondike | klondike:book@r1 | greedy | 40 |" in out
+    code, _, err = run(capsys, "report", str(tmp_path / "nothing"))
+    assert code == 2 and "not a results folder" in err
+
+
+def test_policy_options_on_the_command_line(capsys):
+    code, out, _ = run(capsys, "run", "klondike", "--deals", "50", "--workers", "1",
+                       "--no-progress", "--policy", "heuristic", "--policy-opt", "weight.reveal=9")
+    assert code == 0 and "policy heuristic[weight.reveal=9.0]" in out
+    code, _, err = run(capsys, "run", "klondike", "--deals", "50", "--no-progress",
+                       "--policy", "heuristic", "--policy-opt", "weight.revea=9")
+    assert code == 2 and "did you mean 'reveal'" in err

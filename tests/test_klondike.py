@@ -202,10 +202,8 @@ def test_unlimited_redeals_end_after_a_pass_without_progress():
     assert ("stock", "waste", "stock", 2) in stock_moves(REDEAL + "vars: redeals=7 pass_progress=1")
     position = parse_position(KLONDIKE, REDEAL + "vars: redeals=7 pass_progress=0")
     assert stock_moves(position) == set()
-    from simsol.engine.core import game_entries
     from simsol.rules import build_rules, encode_rules
-    game_entries(KLONDIKE).legal_moves(position.piles, position.lens, position.down, position.vars,
-                encode_rules(KLONDIKE, build_rules(KLONDIKE)))
+    position.legal_rows(encode_rules(KLONDIKE, build_rules(KLONDIKE)))
     assert position.vars[V_END_HINT] == NO_PROGRESS
 
 

@@ -103,8 +103,7 @@ def redeal(rules=None, index=0):
     """The columns after one redeal of LEFT, playing the game stream of deal ``index``."""
     position = parse_position(STRATA, LEFT)
     encoded = encode_rules(STRATA, build_rules(STRATA, "book", rules))
-    rows = game_entries(STRATA).legal_moves(position.piles, position.lens, position.down,
-                                            position.vars, encoded)
+    rows = position.legal_rows(encoded)
     move = next(row for row in rows if STRATA.move_kinds[row[0]] == "stock")
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     init_streams(rng, 7, index)

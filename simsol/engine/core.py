@@ -20,10 +20,10 @@ import re
 import types
 from types import SimpleNamespace
 
-from simsol.engine.jit import allocating, entry, kernel
 import numpy as np
 
 from simsol.deals import N_STREAMS, POLICY_STREAM, below, deal_into, init_streams, shuffle
+from simsol.engine.jit import allocating, entry, kernel
 
 # How a game ended (the ``end`` column of every record).
 WON, STUCK, NO_PROGRESS, MOVE_CAP = 0, 1, 2, 3
@@ -173,6 +173,15 @@ def sample_hidden(piles, lens, down, rng, hidden):
         for i in range(down[p]):
             piles[p, i] = hidden[count]
             count += 1
+
+
+def _bound_per_game(*args):
+    """Stands in for a game's kernel in the templates below; ``game_entries`` binds the real
+    ``setup``, ``generate`` and ``apply`` of each game in their place."""
+    raise NotImplementedError("templates run only through game_entries(game)")
+
+
+game_setup = game_generate = game_apply = _bound_per_game
 
 
 def choose_lookahead(piles, lens, down, vars, rules, moves, n, policy, rng,
@@ -336,16 +345,16 @@ def trace_deal(unshuffled, n_piles, capacity, rules, policy, seed, index,
                      tr_moves, tr_piles, tr_lens, tr_down, work)
 
 
-def legal_moves(piles, lens, down, vars, rules):
-    """The legal moves of a given position (for tests and the move-by-move display)."""
-    moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
-    n = game_generate(piles, lens, down, vars, rules, moves)
-    return moves[:n].copy()
+def legal_moves(piles, lens, down, vars, rules, moves):
+    """Write the legal moves of a given position into ``moves`` and return how many.
+
+    The position keeps its own ``moves`` array between calls because a game may keep part of the
+    list from one call to the next (Klondike's tableau moves while only the stock turns)."""
+    return game_generate(piles, lens, down, vars, rules, moves)
 
 
-def pick_move(piles, lens, down, vars, rules, policy, seed):
+def pick_move(piles, lens, down, vars, rules, policy, seed, moves):
     """The move a policy picks in a given position (for tests of what policies may see)."""
-    moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     init_streams(rng, seed, 0)
     work = make_work(lens.shape[0], piles.shape[1], 128)

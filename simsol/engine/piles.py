@@ -8,7 +8,6 @@ both foundation and tableau building.
 
 from __future__ import annotations
 
-from simsol.engine.jit import entry, kernel
 import numpy as np
 
 from simsol.engine.core import (
@@ -25,6 +24,7 @@ from simsol.engine.core import (
     V_PASSES,
     V_REDEALS,
 )
+from simsol.engine.jit import kernel
 
 RANK = np.array([c % 13 + 1 for c in range(256)], dtype=np.int64)
 SUIT = np.array([(c % 52) // 13 for c in range(256)], dtype=np.int64)

@@ -13,6 +13,8 @@ GAME_MODULES = {
     "strata": "simsol.games.strata",
     "letter-t": "simsol.games.letter_t",
     "twelve-by-five": "simsol.games.twelve_by_five",
+    "black-harp": "simsol.games.black_harp",
+    "grandmas-patience": "simsol.games.grandmas_patience",
     "little-piano": "simsol.games.little_piano",
     "diplomatic": "simsol.games.diplomatic",
 }

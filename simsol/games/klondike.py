@@ -3,10 +3,9 @@ and the book's space rule (Kings only until all four Kings are placed)."""
 
 from __future__ import annotations
 
-from simsol.engine.jit import entry, kernel
-
 from simsol.cards import ACE, STANDARD
 from simsol.engine.core import V_FOUNDATION, V_GAME, V_PASSES, V_WON
+from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     FOUNDATION_TO_TABLEAU,

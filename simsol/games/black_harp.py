@@ -1,0 +1,168 @@
+"""Black Harp («Черная арфа») from the Fikhman book (RULES.md §4): the Klondike layout, any part of
+a group may move, spaces take Kings, and the 24 cards in hand are used only when the tableau is
+stuck: two cards go from the bottom of the hand to its top, the third is turned, and it is played
+or goes back on top.
+
+The hand keeps its cards in their held order, ``piles[HAND, 0]`` the bottom; the one turned card
+lies face up in the ``turned`` pile until it is played or the next turn puts it back on top.
+Since a card that goes back lands right behind the one turned before it, the hand is a fixed
+cycle that each turn walks three cards along: with ``n`` cards, ``n / gcd(n, 3)`` turns show every
+card that can come up, and the next turn would repeat a state already seen.  So after that many
+turns without progress the turning stops and the game ends as "no progress".
+"""
+
+from __future__ import annotations
+
+from simsol.cards import ACE, STANDARD
+from simsol.engine.core import M_KIND, NO_PROGRESS, V_END_HINT, V_FOUNDATION, V_GAME, V_WON
+from simsol.engine.jit import kernel
+from simsol.engine.piles import (
+    ALTERNATE_COLOURS,
+    EMPTY_PILE,
+    GRAB_ANY_PART,
+    PILE_MOVE_KINDS,
+    REVEAL,
+    SPACE_KINGS,
+    SPACE_SHIFT,
+    STOCK,
+    SUCC_UP,
+    TO_FOUNDATION,
+    UNCOVER,
+    WASTE_TO_FOUNDATION,
+    WASTE_TO_TABLEAU,
+    add_move,
+    apply_transfer,
+    gen_card_to_tableau,
+    gen_tableau_moves,
+    gen_to_foundation,
+)
+from simsol.games.base import Game
+from simsol.games.klondike import F0, NF, NT, T0, setup
+from simsol.games.klondike import STOCK_PILE as HAND
+from simsol.games.klondike import WASTE as TURNED
+from simsol.rules import Option
+
+HAND_READINGS = ("no-useful-move", "no-move")
+OPTIONS = (
+    Option("hand_when", "no-useful-move", "when the hand may be used: when no tableau card can go "
+           "to a foundation and no move between piles turns up a card, empties a pile or frees a "
+           "card for a foundation (a card that could only shuttle between two piles does not "
+           "count), or only when no card or group can move at all", choices=HAND_READINGS),
+)
+R_HAND_WHEN = 0
+HAND_NO_USEFUL_MOVE, HAND_NO_MOVE = range(len(HAND_READINGS))
+
+PRESETS = {"book": {}}
+PRESET_DOCS = {"book": "any part of a group moves, Kings to spaces, the hand turned every third "
+                       "card once the tableau is stuck"}
+
+PILES = ("hand", "turned") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
+    f"tableau{i + 1}" for i in range(NT))
+TABLEAU_MOVES_KEPT = V_GAME  # 1 + how many moves at the head of the list are still valid
+HAND_BLOCKED = V_GAME + 1  # 1 while a tableau move keeps the hand from being used
+CYCLE_TURNS = V_GAME + 2  # hand states seen since the last progress
+
+
+@kernel(inline="always")
+def blocks_hand(kind, reading):
+    """Does a tableau move of ``kind`` keep the hand from being used under ``reading``?"""
+    if reading == HAND_NO_MOVE:
+        return kind != SPACE_SHIFT
+    return kind == TO_FOUNDATION or kind == REVEAL or kind == UNCOVER or kind == EMPTY_PILE
+
+
+@kernel(inline="always")
+def hand_cycle(cards):
+    """Turns, three cards apart, after which a hand of ``cards`` cards shows its first card again."""
+    return cards if cards % 3 else cards // 3
+
+
+@kernel
+def turn_hand(piles, lens, down):
+    """Put the turned card back on top, move two cards from the bottom to the top, turn the next."""
+    if lens[TURNED] > 0:
+        piles[HAND, lens[HAND]] = piles[TURNED, 0]
+        lens[HAND] += 1
+        lens[TURNED] = 0
+    n = lens[HAND]
+    moved = 2 % n  # with one or two cards the two moves bring the bottom card round again
+    first = piles[HAND, 0]
+    second = piles[HAND, 1]
+    turned = piles[HAND, moved]
+    for i in range(moved + 1, n):
+        piles[HAND, i - moved - 1] = piles[HAND, i]
+    if moved == 2:
+        piles[HAND, n - 3] = first
+        piles[HAND, n - 2] = second
+    lens[HAND] = n - 1
+    down[HAND] = n - 1
+    piles[TURNED, 0] = turned
+    lens[TURNED] = 1
+
+
+@kernel
+def generate(piles, lens, down, vars, rules, moves):
+    """Tableau moves (kept while only the hand turns), the turned card's moves, then the turn."""
+    if vars[TABLEAU_MOVES_KEPT] > 0:
+        n = vars[TABLEAU_MOVES_KEPT] - 1
+    else:
+        n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
+                              TO_FOUNDATION, moves, 0)
+        n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
+                              SUCC_UP, SPACE_KINGS, F0, 1, ACE, 13, moves, n)
+        vars[TABLEAU_MOVES_KEPT] = n + 1
+        vars[HAND_BLOCKED] = 0
+        for i in range(n):
+            if blocks_hand(moves[i, M_KIND], rules[R_HAND_WHEN]):
+                vars[HAND_BLOCKED] = 1
+                break
+    if lens[TURNED] > 0:
+        n = gen_to_foundation(piles, lens, down, TURNED, TURNED + 1, F0, 1, ACE, SUCC_UP, 13,
+                              WASTE_TO_FOUNDATION, moves, n)
+        n = gen_card_to_tableau(piles, lens, down, TURNED, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
+                                SPACE_KINGS, WASTE_TO_TABLEAU, moves, n)
+    cards = lens[HAND] + lens[TURNED]
+    if vars[HAND_BLOCKED] or cards == 0:
+        return n
+    if vars[CYCLE_TURNS] >= hand_cycle(cards):
+        vars[V_END_HINT] = NO_PROGRESS
+        return n
+    return add_move(moves, n, STOCK, HAND, TURNED, 1, -1)
+
+
+@kernel
+def apply(piles, lens, down, vars, rules, move, rng):
+    if move[M_KIND] == STOCK:
+        turn_hand(piles, lens, down)
+        vars[CYCLE_TURNS] += 1
+        return False
+    vars[TABLEAU_MOVES_KEPT] = 0
+    src, dst = move[1], move[2]
+    progress = apply_transfer(piles, lens, down, vars, move, F0, NF) or src == TURNED or (
+        F0 <= dst < F0 + NF)
+    if progress:
+        vars[CYCLE_TURNS] = 1 if lens[TURNED] > 0 else 0  # a turned card counts as seen
+    if vars[V_FOUNDATION] == 52:
+        vars[V_WON] = 1
+    return progress
+
+
+GAME = Game(
+    name="black-harp",
+    title="Black Harp («Черная арфа»)",
+    source="Fikhman (seed 004)",
+    deck=STANDARD,
+    options=OPTIONS,
+    presets=PRESETS,
+    preset_docs=PRESET_DOCS,
+    piles=PILES,
+    capacity=52,
+    move_kinds=PILE_MOVE_KINDS,
+    greedy_order=("to_foundation", "waste_to_foundation", "reveal", "waste_to_tableau",
+                  "uncover", "empty_pile", "stock"),
+    setup=setup,
+    generate=generate,
+    apply=apply,
+    foundation_piles=tuple(range(F0, F0 + NF)),
+    var_names={"cycle_turns": CYCLE_TURNS},
+)
