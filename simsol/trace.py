@@ -51,12 +51,13 @@ class Trace:
                 for c in self.piles[step, p, : self.lens[step, p]]]
 
     def render(self, step: int, ascii: bool = False) -> str:
-        """The position at ``step``, one line per group of piles, face-down cards as ##."""
+        """The position at ``step``, one line per pile, face-down cards as ## (counted when many)."""
         lines = []
         for p, name in enumerate(self.game.piles):
             cards = self.piles[step, p, : self.lens[step, p]]
             hidden = int(self.down[step, p])
-            text = " ".join([HIDDEN] * hidden + [card_text(int(c), ascii) for c in cards[hidden:]])
+            shown = [HIDDEN] * hidden if hidden <= 7 else [f"[{hidden} face down]"]
+            text = " ".join(shown + [card_text(int(c), ascii) for c in cards[hidden:]])
             lines.append(f"{name:>12}: {text or '-'}")
         return "\n".join(lines)
 

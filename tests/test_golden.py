@@ -16,14 +16,18 @@ from simsol.show import trace_text
 from simsol.trace import trace
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [(game, policy, deal) for game in game_names() for policy in ("greedy", "random")
+CASES = [(game, None, policy, deal) for game in game_names() for policy in ("greedy", "random")
          for deal in (0, 1)]
+# Deals 0 and 1 of Elevens end at once: these are played out, one per face rule.
+CASES += [("elevens", preset, "greedy", deal) for preset, deal in (
+    ("book", 15), ("book", 11), ("cells", 6), ("faces-single", 2), ("block-eleven", 182))]
 
 
-@pytest.mark.parametrize("game,policy,deal", CASES)
-def test_golden_trace(game, policy, deal):
-    text = trace_text(trace(game, policy=policy, seed=2026, deal=deal), ascii=True)
-    path = GOLDEN / f"{game}-{policy}-{deal}.txt"
+@pytest.mark.parametrize("game,preset,policy,deal", CASES)
+def test_golden_trace(game, preset, policy, deal):
+    text = trace_text(trace(game, preset=preset, policy=policy, seed=2026, deal=deal), ascii=True)
+    name = "-".join(str(part) for part in (game, preset, policy, deal) if part is not None)
+    path = GOLDEN / f"{name}.txt"
     if os.environ.get("SIMSOL_UPDATE_GOLDEN") or not path.exists():
         path.write_text(text)
         if not os.environ.get("SIMSOL_UPDATE_GOLDEN"):
