@@ -32,9 +32,9 @@ def start(spec, out):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def wait_for_chunks(out, at_least, timeout=120):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
+def wait_for_chunks(out, at_least, polls=2400):
+    """Wait (up to about two minutes) until the run has written ``at_least`` chunks."""
+    for _ in range(polls):
         if len(list(out.glob("cells/*/deals-*.parquet"))) >= at_least:
             return
         time.sleep(0.05)
