@@ -44,9 +44,19 @@ def differences(comparisons):
     return fig
 
 
+def representative(summary, per_game: int = 1):
+    """Per game, the cells to draw: its book rules with the greedy player first, then the
+    cells with the most deals."""
+    ranked = summary.assign(
+        _book=~summary["rules"].str.contains(r":book@r\d+$"),
+        _greedy=summary["policy"] != "greedy")
+    ranked = ranked.sort_values(["_book", "_greedy", "deals"], ascending=[True, True, False])
+    return ranked.groupby("game", sort=False).head(per_game)
+
+
 def convergence(results, summary, per_game: int = 1):
     """The running win-rate estimate as deals accumulate, with its Wilson band."""
-    chosen = summary.sort_values("deals", ascending=False).groupby("game").head(per_game)
+    chosen = representative(summary, per_game)
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for row in chosen.itertuples():
         won = results.records(row.cell)["won"].to_numpy()
@@ -69,7 +79,7 @@ def convergence(results, summary, per_game: int = 1):
 
 def foundations(results, summary):
     """Distribution of cards on the foundations at the end, one panel per game."""
-    chosen = summary.sort_values("deals", ascending=False).groupby("game").head(1)
+    chosen = representative(summary)
     count = len(chosen)
     cols = min(count, 3)
     rows = (count + cols - 1) // cols
