@@ -16,7 +16,8 @@ def win_rates(summary):
     frame = summary.sort_values(["game", "rules", "policy"]).reset_index(drop=True)
     fig, ax = plt.subplots(figsize=(8, 0.32 * len(frame) + 1.2))
     y = np.arange(len(frame))[::-1]
-    err = [100 * (frame.win_rate - frame.ci_low), 100 * (frame.ci_high - frame.win_rate)]
+    err = np.clip([100 * (frame.win_rate - frame.ci_low),
+                   100 * (frame.ci_high - frame.win_rate)], 0, None)
     ax.errorbar(100 * frame.win_rate, y, xerr=err, fmt="o", ms=4, capsize=3)
     ax.set_yticks(y, [f"{r.rules} · {r.policy}" for r in frame.itertuples()], fontsize=8)
     ax.set_xlabel("win rate, % (95% Wilson interval)")
@@ -33,7 +34,8 @@ def differences(comparisons):
         ax.text(0.5, 0.5, "no paired comparisons in this results folder", ha="center")
         return fig
     y = np.arange(len(frame))[::-1]
-    err = [100 * (frame.difference - frame.ci_low), 100 * (frame.ci_high - frame.difference)]
+    err = np.clip([100 * (frame.difference - frame.ci_low),
+                   100 * (frame.ci_high - frame.difference)], 0, None)
     ax.errorbar(100 * frame.difference, y, xerr=err, fmt="s", ms=4, capsize=3)
     ax.axvline(0, color="grey", lw=1)
     ax.set_yticks(y, [f"{r.a} − {r.b}" + (f" · {r.policy}" if r.policy else "")
@@ -106,7 +108,7 @@ def skill_ladder(summary):
         rows = frame[frame["policy"] == policy].set_index("game").reindex(games)
         x = np.arange(len(games)) + (k - (len(policies) - 1) / 2) * width
         rate = 100 * rows["win_rate"]
-        err = [rate - 100 * rows["ci_low"], 100 * rows["ci_high"] - rate]
+        err = np.clip([rate - 100 * rows["ci_low"], 100 * rows["ci_high"] - rate], 0, None)
         ax.bar(x, rate, width, yerr=err, capsize=2, label=policy)
     ax.set_xticks(np.arange(len(games)), games, rotation=30, ha="right")
     ax.set_ylabel("win rate, % (95% interval)")

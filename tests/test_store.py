@@ -207,3 +207,10 @@ deals = 20
     versus_greedy = comparisons[(comparisons.compares == "policy") & (comparisons.b == "greedy")]
     assert set(versus_greedy.a) == {"heuristic", "lookahead"}
     assert versus_greedy.set_index("a").loc["lookahead", "deals"] == 20
+
+
+@pytest.mark.parametrize("wins,n", [(0, 7), (7, 7), (300, 300), (1, 1), (0, 1_000_000),
+                                    (1_000_000, 1_000_000), (123, 1000)])
+def test_wilson_interval_always_holds_the_estimate(wins, n):
+    low, high = wilson(wins, n)
+    assert 0.0 <= low <= wins / n <= high <= 1.0

@@ -22,7 +22,16 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from simsol.deals import N_STREAMS, POLICY_STREAM, below, deal_into, init_streams, shuffle
+from simsol.deals import (
+    GAME_STREAM,
+    N_STREAMS,
+    POLICY_STREAM,
+    below,
+    deal_into,
+    init_streams,
+    next_word,
+    shuffle,
+)
 from simsol.engine.jit import allocating, entry, kernel
 
 # How a game ended (the ``end`` column of every record).
@@ -190,7 +199,8 @@ def choose_lookahead(piles, lens, down, vars, rules, moves, n, policy, rng,
     """Sample the unseen cards ``P_SAMPLES`` times; in each sampled world play every allowed
     move, then the roll-out policy for up to ``P_DEPTH`` moves, and score the cards played out
     (a win counts double).  The move with the best total wins; every candidate sees the same
-    worlds.  With ``P_SEES_HIDDEN`` the real cards are used instead (an upper-bound mode)."""
+    worlds.  The game's future randomness (a reshuffle) is sampled as well, never read.  With
+    ``P_SEES_HIDDEN`` the real cards and the real future are used (an upper-bound mode)."""
     candidates = 0
     first = -1
     for i in range(n):
@@ -204,8 +214,10 @@ def choose_lookahead(piles, lens, down, vars, rules, moves, n, policy, rng,
     samples = 1 if policy[P_SEES_HIDDEN] == 1 else int(policy[P_SAMPLES])
     for _ in range(samples):
         copy_state(piles, lens, down, vars, world_piles, world_lens, world_down, world_vars)
+        future = np.uint64(0)  # the game's own future randomness (Strata's reshuffles) ...
         if policy[P_SEES_HIDDEN] != 1:
             sample_hidden(world_piles, world_lens, world_down, rng, hidden)
+            future = next_word(rng, POLICY_STREAM)  # ... is sampled too, unless it may be seen
         for i in range(n):
             if policy[P_PRIORITY + moves[i, M_KIND]] == NEVER:
                 continue
@@ -216,6 +228,7 @@ def choose_lookahead(piles, lens, down, vars, rules, moves, n, policy, rng,
                     scratch_moves[r, c] = moves[r, c]
             for k in range(rng.shape[0]):
                 scratch_rng[k] = rng[k]
+            scratch_rng[2 * GAME_STREAM] ^= future
             game_apply(scratch_piles, scratch_lens, scratch_down, scratch_vars, rules, moves[i],
                        scratch_rng)
             for _ in range(int(policy[P_DEPTH])):
