@@ -194,7 +194,9 @@ def command_run(args) -> None:
           f"deals {args.first:,}..{args.first + row['deals'] - 1:,}")
     print(f"  won          {row['wins']:>12,}  = {100 * row['win_rate']:.3f}%  "
           f"(95% CI {100 * low:.3f}% to {100 * high:.3f}%)")
-    print(f"  foundations  mean {row['mean_foundation']:.2f} cards at the end")
+    print(f"  foundations  mean {row['mean_foundation']:.2f} cards at the end; lost games "
+          f"mean {row['lost_mean_foundation']:.2f}, median {row['lost_foundation_median']:.0f}, "
+          f"quartiles {row['lost_foundation_q1']:.0f}-{row['lost_foundation_q3']:.0f}")
     print(f"  ended        stuck {row['stuck']:,} · no progress {row['no_progress']:,} · "
           f"cut by the move cap {row['capped']:,}")
     print(f"  speed        {row['deals_per_s']:,.0f} deals/s")

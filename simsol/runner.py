@@ -117,12 +117,23 @@ class Result:
             "ci_low": low,
             "ci_high": high,
             "mean_foundation": float(self.data["foundation"].mean()),
+            **self.lost_score(),
             "stuck": int((ends == STUCK).sum()),
             "no_progress": int((ends == NO_PROGRESS).sum()),
             "capped": self.capped,
             "deals_per_s": self.deals / self.seconds if self.seconds > 0 else float("nan"),
         }
         return pd.DataFrame([row])
+
+    def lost_score(self) -> dict:
+        """The books' score of the lost games (cards on the foundations): quartiles and mean."""
+        lost = self.data["foundation"][~self.data["won"]]
+        if len(lost) == 0:
+            return {"lost_mean_foundation": float("nan"), "lost_foundation_q1": float("nan"),
+                    "lost_foundation_median": float("nan"), "lost_foundation_q3": float("nan")}
+        q1, median, q3 = np.percentile(lost, [25, 50, 75])
+        return {"lost_mean_foundation": float(lost.mean()), "lost_foundation_q1": float(q1),
+                "lost_foundation_median": float(median), "lost_foundation_q3": float(q3)}
 
     def summary(self) -> str:
         low, high = self.ci

@@ -123,3 +123,14 @@ def test_policy_options_on_the_command_line(capsys):
     code, _, err = run(capsys, "run", "klondike", "--deals", "50", "--no-progress",
                        "--policy", "heuristic", "--policy-opt", "weight.revea=9")
     assert code == 2 and "did you mean 'reveal'" in err
+
+
+def test_run_shows_the_score_of_lost_games(capsys):
+    import numpy as np
+
+    import simsol
+    code, out, _ = run(capsys, "run", "canfield", "--deals", "200", "--workers", "1",
+                       "--no-progress")
+    result = simsol.simulate("canfield", deals=200, workers=1)
+    lost = result.data["foundation"][~result.data["won"]]
+    assert code == 0 and f"lost games mean {lost.mean():.2f}, median {np.median(lost):.0f}" in out
