@@ -5,7 +5,8 @@
     python experiments/book_claims.py --out DIR       # default results/book_claims/
 
 Reads the spec (experiments/book_claims.toml), plays every cell (game x preset or grid point x
-policy) on the same seeded deals with ``simsol.simulate``, and writes to DIR:
+policy) on the same seeded deals into the results store in DIR (as ``simsol experiment`` does:
+an interrupted run resumes, a larger --deals extends), and writes to DIR:
 ``book_claims.csv`` (one row per cell), ``book_claims.md`` (win rate, Wilson 95% interval, and
 whether the book's 80% lies inside it or how many percentage points off it is) and
 ``book_claims.png`` / ``.svg`` (win rate against slots, one line per face rule).
@@ -16,8 +17,6 @@ the reason instead of a win rate.
 from __future__ import annotations
 
 import argparse
-import itertools
-import tomllib
 from pathlib import Path
 
 import matplotlib
@@ -27,25 +26,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-import simsol
+from simsol.experiments import load_spec, run_experiment
 from simsol.games import get_game
-from simsol.rules import SimsolError, build_rules
+from simsol.report import load_results
+from simsol.rules import build_rules
+from simsol.store import Cell
 
 CLAIM = 0.80  # "you will probably win four out of every five deals"
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "experiments" / "book_claims.toml"
-
-
-def readings(cell: dict):
-    """The (preset, rule overrides) pairs of one [[cells]] entry: its presets, then its grid."""
-    for preset in cell.get("presets", []):
-        yield preset, {}
-    grid = cell.get("grid")
-    if grid:
-        for values in itertools.product(*grid.values()):
-            yield "book", dict(zip(grid, values))
-    if not grid and not cell.get("presets"):
-        yield "book", {}
 
 
 def claim_gap(low: float, high: float) -> float:
@@ -57,38 +46,35 @@ def claim_gap(low: float, high: float) -> float:
     return 0.0
 
 
-def run(spec: dict, deals: int) -> pd.DataFrame:
-    """One row per cell; a reading already played (a preset equal to a grid point) is reused."""
-    rows, played, won_by = [], {}, {}
-    for cell in spec["cells"]:
-        game = get_game(cell["game"])
-        for (preset, rules), policy in itertools.product(readings(cell), cell["policies"]):
-            name = " ".join(f"{k}={v}" for k, v in rules.items()) or preset
-            row = {"game": game.name, "reading": name, "policy": policy}
-            try:
-                ruleset = build_rules(game, preset, rules)
-            except SimsolError as error:
-                rows.append(row | {"note": str(error)})
-                continue
-            key = (game.name, ruleset.values, policy)
-            if key not in played:
-                print(f"{game.name} {name} {policy}: {ruleset.id}", flush=True)
-                result = simsol.simulate(game.name, preset=preset, rules=rules, policy=policy,
-                                         deals=deals, seed=spec["seed"], progress=True)
-                played[key] = result.table().iloc[0].to_dict()
-                won_by[key] = result.data["won"]
-            summary = played[key]
-            greedy = won_by.get((game.name, ruleset.values, "greedy"), won_by[key])
-            rows.append(row | ruleset.as_dict() | {
-                "rules": summary["rules"], "deals": summary["deals"], "wins": summary["wins"],
-                "win_rate": summary["win_rate"], "ci_low": summary["ci_low"],
-                "ci_high": summary["ci_high"],
-                "claim_gap_pp": claim_gap(summary["ci_low"], summary["ci_high"]),
-                "mean_removed": summary["mean_foundation"],
-                "same_deals_won_as_greedy": bool(np.array_equal(greedy, won_by[key])),
-                "note": ""})
+def run(spec_path: Path, out: Path, deals: int | None, quick: bool) -> tuple[pd.DataFrame, dict]:
+    """Play the spec into the results store at ``out`` (resumable), then one row per cell."""
+    spec = load_spec(spec_path)
+    store = run_experiment(spec_path, out=out, deals=deals, quick=quick)
+    results = load_results(store.path)
+    summary = results.summary().set_index("cell")
+    rows = []
+    for cell in spec.cells:
+        game = get_game(cell.game)
+        row = summary.loc[cell.id]
+        greedy = Cell(cell.game, cell.preset, cell.rules, "greedy").id
+        same = (greedy in summary.index and np.array_equal(
+            results.records(greedy)["won"].to_numpy()[: row["deals"]],
+            results.records(cell.id)["won"].to_numpy()[: row["deals"]]))
+        rows.append({"game": cell.game, "policy": cell.policy,
+                     "reading": " ".join(f"{k}={v}" for k, v in cell.rules.items()) or cell.preset,
+                     **build_rules(game, cell.preset, cell.rules).as_dict(),
+                     "rules": row["rules"], "deals": row["deals"], "wins": row["wins"],
+                     "win_rate": row["win_rate"], "ci_low": row["ci_low"],
+                     "ci_high": row["ci_high"],
+                     "claim_gap_pp": claim_gap(row["ci_low"], row["ci_high"]),
+                     "mean_removed": row["mean_foundation"], "same_deals_won_as_greedy": same,
+                     "note": ""})
+    for line in spec.skipped:  # "elevens slots=9 faces=block: why"
+        reading, why = line.split(": ", 1)
+        rows.append({"game": "elevens", "reading": reading.split(" ", 1)[1], "policy": "greedy",
+                     "note": why})
     frame = pd.DataFrame(rows)
-    return frame.astype({"slots": "Int64", "deals": "Int64", "wins": "Int64"})
+    return frame.astype({"slots": "Int64", "deals": "Int64", "wins": "Int64"}), spec.source
 
 
 def verdict(gap: float) -> str:
@@ -160,10 +146,8 @@ def main(argv=None) -> None:
                         help="output folder (default results/book_claims/)")
     parser.add_argument("--spec", type=Path, default=SPEC, help="the experiment spec (TOML)")
     args = parser.parse_args(argv)
-    spec = tomllib.loads(args.spec.read_text())
-    deals = args.deals or (spec["quick_deals"] if args.quick else spec["deals"])
-    frame = run(spec, deals)
-    args.out.mkdir(parents=True, exist_ok=True)
+    frame, spec = run(args.spec, args.out, args.deals, args.quick)
+    deals = int(frame["deals"].max())
     frame.to_csv(args.out / "book_claims.csv", index=False)
     write_markdown(frame, spec, deals, args.out / "book_claims.md")
     plot(frame, deals, args.out)

@@ -138,7 +138,8 @@ def expand(table: dict, where: str, skipped: list[str]) -> list[Cell]:
             try:
                 build_rules(get_game(game), "book", base_rules | combo)
             except SimsolError as why:
-                skipped.append(f"{game} {combo}: {why}")
+                reading = " ".join(f"{k}={v}" for k, v in combo.items())
+                skipped.append(f"{game} {reading}: {why}")
                 continue
             variants.append(("book", base_rules | combo))
     else:
