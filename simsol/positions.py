@@ -155,8 +155,9 @@ def play(game, position: Position, move: Move, preset: str | None = None,
 
 def choice(game, position: Position | str, policy: str = "greedy", preset: str | None = None,
            rules: dict | None = None, policy_options: dict | None = None,
-           seed: int = 0) -> Move | None:
-    """The move ``policy`` picks in ``position`` (None when it has none)."""
+           seed: int = 0, game_key: int = 0) -> Move | None:
+    """The move ``policy`` picks in ``position`` (None when it has none); ``game_key`` sets the
+    game's own future randomness (0: the one the seed gives)."""
     from simsol.policies import build_policy
     if isinstance(position, str):
         position = parse_position(game, position)
@@ -164,5 +165,5 @@ def choice(game, position: Position | str, policy: str = "greedy", preset: str |
     row = game_entries(game).pick_move(position.piles.copy(), position.lens.copy(),
                                        position.down.copy(), position.vars.copy(),
                                        _rules_array(game, preset, rules), compiled.array, seed,
-                                       position.moves.copy())
+                                       position.moves.copy(), game_key)
     return None if row[0] < 0 else describe(game, row)

@@ -173,3 +173,17 @@ depth = 20
     path.write_text("[policies.bad]\nbase = 'greedy'\nflavour = 1\n")
     with pytest.raises(SimsolError, match="unknown policy setting"):
         load_policy_file(path)
+
+
+def test_lookahead_never_reads_the_games_future_reshuffles():
+    """In Strata a redeal reshuffles from the game's own stream: the honest look-ahead samples
+    that future, so its choice cannot depend on the real one."""
+    game = get_game("strata")
+    options = {"samples": 3, "depth": 25}
+    compared = 0
+    for position in positions_along_a_deal("strata", deal=1, every=5):
+        picks = {choice(game, position, "lookahead", policy_options=options, seed=4,
+                        game_key=key) for key in (1, 987654321, 2**40 + 7)}
+        assert len(picks) == 1
+        compared += 1
+    assert compared > 3

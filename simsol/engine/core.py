@@ -228,7 +228,9 @@ def choose_lookahead(piles, lens, down, vars, rules, moves, n, policy, rng,
                     scratch_moves[r, c] = moves[r, c]
             for k in range(rng.shape[0]):
                 scratch_rng[k] = rng[k]
-            scratch_rng[2 * GAME_STREAM] ^= future
+            if policy[P_SEES_HIDDEN] != 1:  # a sampled future, independent of the real one
+                scratch_rng[2 * GAME_STREAM] = future
+                scratch_rng[2 * GAME_STREAM + 1] = 0
             game_apply(scratch_piles, scratch_lens, scratch_down, scratch_vars, rules, moves[i],
                        scratch_rng)
             for _ in range(int(policy[P_DEPTH])):
@@ -366,10 +368,13 @@ def legal_moves(piles, lens, down, vars, rules, moves):
     return game_generate(piles, lens, down, vars, rules, moves)
 
 
-def pick_move(piles, lens, down, vars, rules, policy, seed, moves):
-    """The move a policy picks in a given position (for tests of what policies may see)."""
+def pick_move(piles, lens, down, vars, rules, policy, seed, moves, game_key):
+    """The move a policy picks in a given position (for tests of what policies may see);
+    ``game_key`` replaces the key of the game's own random stream (its future reshuffles)."""
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     init_streams(rng, seed, 0)
+    if game_key != 0:
+        rng[2 * GAME_STREAM] = np.uint64(game_key)
     work = make_work(lens.shape[0], piles.shape[1], 128)
     n = game_generate(piles, lens, down, vars, rules, moves)
     if policy[P_TYPE] == LOOKAHEAD:
