@@ -12,6 +12,6 @@ __all__ = ["Result", "SimsolError", "load_results", "simulate", "__version__"]
 
 
 def load_results(path):
-    """Open a results folder for analysis: ``.summary()``, ``.comparisons()``, ``.records(cell)``."""
+    """Open a results folder: ``.summary()``, ``.comparisons()``, ``.records(cell)``."""
     from simsol.report import load_results as load
     return load(path)

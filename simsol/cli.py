@@ -75,7 +75,8 @@ def build_parser() -> Parser:
                               description="Play deals first..first+deals-1 of a seed and print the "
                                           "win rate with its Wilson 95%% interval.")
     add_game_arguments(run)
-    run.add_argument("--deals", type=count, default=100_000, help="how many deals (default 100,000)")
+    run.add_argument("--deals", type=count, default=100_000,
+                     help="how many deals (default 100,000)")
     run.add_argument("--first", type=count, default=0, help="index of the first deal (default 0)")
     run.add_argument("--workers", type=count, default=None,
                      help="processes to use (default: all cores)")

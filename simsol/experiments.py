@@ -63,7 +63,8 @@ class Spec:
 def _check_keys(table: dict, allowed: set[str], where: str) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
-        raise SimsolError(f"{where}: unknown key {unknown[0]!r}; allowed: {', '.join(sorted(allowed))}")
+        raise SimsolError(f"{where}: unknown key {unknown[0]!r}; "
+                          f"allowed: {', '.join(sorted(allowed))}")
 
 
 def load_spec(path: str | Path) -> Spec:

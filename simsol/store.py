@@ -126,7 +126,8 @@ class Store:
         return False
 
     def missing_chunks(self, cell_id: str, chunks: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        return [(first, count) for first, count in chunks if not self.chunk_ok(cell_id, first, count)]
+        return [(first, count) for first, count in chunks
+                if not self.chunk_ok(cell_id, first, count)]
 
     def records(self, cell_id: str, deals: int | None = None) -> pd.DataFrame:
         """The stored records of a cell in deal order (the first ``deals`` of them if given)."""

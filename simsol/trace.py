@@ -51,7 +51,7 @@ class Trace:
                 for c in self.piles[step, p, : self.lens[step, p]]]
 
     def render(self, step: int, ascii: bool = False) -> str:
-        """The position at ``step``, one line per pile, face-down cards as ## (counted when many)."""
+        """The position at ``step``, one line a pile, face-down cards as ## (counted if many)."""
         lines = []
         for p, name in enumerate(self.game.piles):
             cards = self.piles[step, p, : self.lens[step, p]]

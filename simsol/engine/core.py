@@ -5,7 +5,10 @@ A game supplies three compiled functions over one state layout (cards in a 2-D `
 
 * ``setup(deck, rules, piles, lens, down, vars, rng)`` lays out a shuffled deck;
 * ``generate(piles, lens, down, vars, rules, moves) -> n`` writes the legal moves, one row each
-  (kind, source pile, destination pile, card count, card, spare), computed from visible cards;
+  (kind, source pile, destination pile, card count, card, spare), computed from visible cards.
+  A game may keep the head of the list from its last call while only its stock moved
+  (``vars[V_MOVES_KEPT]``, cleared by ``apply`` for every other move): the caller always hands
+  the same ``moves`` array back for the same position;
 * ``apply(piles, lens, down, vars, rules, move, rng) -> progress`` plays one move and says
   whether it made irreversible progress (a card turned up, a card out of the stock or waste, a
   new high on the foundations).
@@ -47,7 +50,8 @@ V_PASS_PROGRESS = 4  # progress made during the current pass
 V_END_HINT = 5  # why there is no move, when it is not plainly "stuck"
 V_MOVES = 6
 V_BEST_FOUNDATION = 7  # the highest foundation count so far (worrying back is not progress)
-V_GAME = 8  # first index a game may use for its own counters
+V_MOVES_KEPT = 8  # 1 + how many moves at the head of the list the game may keep next call
+V_GAME = 9  # first index a game may use for its own counters
 N_VARS = 16
 
 # Columns of a move row.
@@ -73,7 +77,7 @@ FEATURE_NAMES = ("reveal", "empties", "hidden_under", "cards", "into_space", "so
 
 @kernel
 def choose(moves, n, policy):
-    """Greedy choice: the move whose kind has the best (lowest) priority, first generated on ties."""
+    """Greedy: the move whose kind has the best (lowest) priority, the first generated on ties."""
     best = -1
     best_priority = 1e300
     for i in range(n):

@@ -129,7 +129,8 @@ def add_move(moves, n, kind, src, dst, count, card):
 
 
 @kernel
-def gen_to_foundation(piles, lens, down, lo, hi, f0, per_suit, base_rank, succ, full, kind, moves, n):
+def gen_to_foundation(piles, lens, down, lo, hi, f0, per_suit, base_rank, succ, full, kind,
+                      moves, n):
     """Moves of the top card of each pile in ``lo..hi-1`` to a foundation."""
     for p in range(lo, hi):
         if face_up(lens, down, p):
@@ -199,7 +200,8 @@ def gen_card_to_tableau(piles, lens, down, src, t0, nt, build, succ, space, kind
 
 
 @kernel(inline="always")
-def classify_tableau_move(piles, lens, down, src, start, dst_empty, f0, per_suit, base_rank, succ, full):
+def classify_tableau_move(piles, lens, down, src, start, dst_empty, f0, per_suit, base_rank,
+                          succ, full):
     """The kind of moving ``src``'s cards from index ``start`` up."""
     if start == down[src] and down[src] > 0:
         return REVEAL
@@ -244,7 +246,8 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
                     if not to_space:
                         continue
                     to_space = False  # all spaces are alike: offer one
-                elif lens[dst] == down[dst] or not builds_on(card, piles[dst, lens[dst] - 1], build, succ):
+                elif lens[dst] == down[dst] or not builds_on(card, piles[dst, lens[dst] - 1],
+                                                             build, succ):
                     continue
                 kind = classify_tableau_move(piles, lens, down, src, start, lens[dst] == 0,
                                              f0, per_suit, base_rank, succ, full)

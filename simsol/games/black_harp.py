@@ -14,7 +14,15 @@ turns without progress the turning stops and the game ends as "no progress".
 from __future__ import annotations
 
 from simsol.cards import ACE, STANDARD
-from simsol.engine.core import M_KIND, NO_PROGRESS, V_END_HINT, V_FOUNDATION, V_GAME, V_WON
+from simsol.engine.core import (
+    M_KIND,
+    NO_PROGRESS,
+    V_END_HINT,
+    V_FOUNDATION,
+    V_GAME,
+    V_MOVES_KEPT,
+    V_WON,
+)
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -58,7 +66,6 @@ PRESET_DOCS = {"book": "any part of a group moves, Kings to spaces, the hand tur
 
 PILES = ("hand", "turned") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
-TABLEAU_MOVES_KEPT = V_GAME  # 1 + how many moves at the head of the list are still valid
 HAND_BLOCKED = V_GAME + 1  # 1 while a tableau move keeps the hand from being used
 CYCLE_TURNS = V_GAME + 2  # hand states seen since the last progress
 
@@ -73,7 +80,7 @@ def blocks_hand(kind, reading):
 
 @kernel(inline="always")
 def hand_cycle(cards):
-    """Turns, three cards apart, after which a hand of ``cards`` cards shows its first card again."""
+    """Turns, three cards apart, after which a hand of ``cards`` cards shows its first again."""
     return cards if cards % 3 else cards // 3
 
 
@@ -103,14 +110,14 @@ def turn_hand(piles, lens, down):
 @kernel
 def generate(piles, lens, down, vars, rules, moves):
     """Tableau moves (kept while only the hand turns), the turned card's moves, then the turn."""
-    if vars[TABLEAU_MOVES_KEPT] > 0:
-        n = vars[TABLEAU_MOVES_KEPT] - 1
+    if vars[V_MOVES_KEPT] > 0:
+        n = vars[V_MOVES_KEPT] - 1
     else:
         n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
                               TO_FOUNDATION, moves, 0)
         n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
                               SUCC_UP, SPACE_KINGS, F0, 1, ACE, 13, moves, n)
-        vars[TABLEAU_MOVES_KEPT] = n + 1
+        vars[V_MOVES_KEPT] = n + 1
         vars[HAND_BLOCKED] = 0
         for i in range(n):
             if blocks_hand(moves[i, M_KIND], rules[R_HAND_WHEN]):
@@ -136,7 +143,7 @@ def apply(piles, lens, down, vars, rules, move, rng):
         turn_hand(piles, lens, down)
         vars[CYCLE_TURNS] += 1
         return False
-    vars[TABLEAU_MOVES_KEPT] = 0
+    vars[V_MOVES_KEPT] = 0
     src, dst = move[1], move[2]
     progress = apply_transfer(piles, lens, down, vars, move, F0, NF) or src == TURNED or (
         F0 <= dst < F0 + NF)

@@ -16,7 +16,17 @@ card, may return onto a pile where it builds down; never into a space.
 from __future__ import annotations
 
 from simsol.cards import STANDARD
-from simsol.engine.core import M_DST, M_KIND, M_SPARE, M_SRC, V_FOUNDATION, V_GAME, V_PASSES, V_WON
+from simsol.engine.core import (
+    M_DST,
+    M_KIND,
+    M_SPARE,
+    M_SRC,
+    V_FOUNDATION,
+    V_GAME,
+    V_MOVES_KEPT,
+    V_PASSES,
+    V_WON,
+)
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -94,7 +104,6 @@ RESERVE_SIZE = 13
 PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + ("reserve",) + tuple(
     f"tableau{i + 1}" for i in range(NT))
 BASE_RANK = V_GAME  # the base card's rank: it starts every foundation
-MOVES_KEPT = V_GAME + 1  # 1 + how many moves at the head of the list are still valid
 
 # Worrying back followed at once by building the reserve or waste top on the returned card: the
 # only worrying back greedy plays, so it never shuttles a card between foundation and pile (each
@@ -159,8 +168,8 @@ def generate(piles, lens, down, vars, rules, moves):
     stock moved."""
     base = vars[BASE_RANK]
     reserve_left = lens[RESERVE] > 0
-    if vars[MOVES_KEPT] > 0:
-        n = vars[MOVES_KEPT] - 1
+    if vars[V_MOVES_KEPT] > 0:
+        n = vars[V_MOVES_KEPT] - 1
     else:
         if reserve_left and rules[R_SPACE] == SPACE_AT_ONCE:
             for t in range(T0, T0 + NT):
@@ -179,7 +188,7 @@ def generate(piles, lens, down, vars, rules, moves):
                               SPACE_NONE, F0, 1, base, 13, moves, n)
         if rules[R_WORRY]:
             n = gen_worrying_back(piles, lens, down, RESERVE, True, moves, n)
-        vars[MOVES_KEPT] = n + 1
+        vars[V_MOVES_KEPT] = n + 1
     if lens[WASTE] > 0:
         n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, base, SUCC_WRAP, 13,
                               WASTE_TO_FOUNDATION, moves, n)
@@ -200,7 +209,7 @@ def apply(piles, lens, down, vars, rules, move, rng):
     if kind == STOCK:
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
         return False
-    vars[MOVES_KEPT] = 0
+    vars[V_MOVES_KEPT] = 0
     src = move[M_SRC]
     if kind == WORRY_BACK_BUILD:
         dst = move[M_DST]

@@ -9,7 +9,7 @@ face-up waste whose top stays available, and the bank is gone through ``redeals 
 from __future__ import annotations
 
 from simsol.cards import ACE, DOUBLE
-from simsol.engine.core import V_FOUNDATION, V_GAME, V_PASSES, V_WON
+from simsol.engine.core import V_FOUNDATION, V_MOVES_KEPT, V_PASSES, V_WON
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -55,7 +55,6 @@ T0, NT = F0 + NF, 11
 ROWS = 4
 PILES = ("bank", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
-TABLEAU_MOVES_KEPT = V_GAME  # 1 + how many moves at the head of the list are still valid
 
 
 @kernel
@@ -77,14 +76,14 @@ def setup(deck, rules, piles, lens, down, vars, rng):
 @kernel
 def generate(piles, lens, down, vars, rules, moves):
     """Legal moves; the columns' own moves are kept from the last call while only the bank moved."""
-    if vars[TABLEAU_MOVES_KEPT] > 0:
-        n = vars[TABLEAU_MOVES_KEPT] - 1
+    if vars[V_MOVES_KEPT] > 0:
+        n = vars[V_MOVES_KEPT] - 1
     else:
         n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, PER_SUIT, ACE, SUCC_UP, 13,
                               TO_FOUNDATION, moves, 0)
         n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
                               SUCC_UP, SPACE_ANY, F0, PER_SUIT, ACE, 13, moves, n)
-        vars[TABLEAU_MOVES_KEPT] = n + 1
+        vars[V_MOVES_KEPT] = n + 1
     if lens[WASTE] > 0:
         n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, PER_SUIT, ACE, SUCC_UP, 13,
                               WASTE_TO_FOUNDATION, moves, n)
@@ -98,7 +97,7 @@ def apply(piles, lens, down, vars, rules, move, rng):
     if move[0] == STOCK:
         apply_stock(piles, lens, down, vars, move, BANK)
         return False
-    vars[TABLEAU_MOVES_KEPT] = 0
+    vars[V_MOVES_KEPT] = 0
     apply_transfer(piles, lens, down, vars, move, F0, NF)
     if vars[V_FOUNDATION] == 104:
         vars[V_WON] = 1

@@ -4,7 +4,7 @@ and the book's space rule (Kings only until all four Kings are placed)."""
 from __future__ import annotations
 
 from simsol.cards import ACE, STANDARD
-from simsol.engine.core import V_FOUNDATION, V_GAME, V_PASSES, V_WON
+from simsol.engine.core import V_FOUNDATION, V_GAME, V_MOVES_KEPT, V_PASSES, V_WON
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -70,7 +70,6 @@ T0, NT = 6, 7
 PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
 KINGS_IN_SPACES = V_GAME  # bit mask of the suits whose King was moved into a space
-TABLEAU_MOVES_KEPT = V_GAME + 1  # 1 + how many moves at the head of the list are still valid
 
 
 @kernel
@@ -107,9 +106,9 @@ def space_rule(piles, lens, down, vars, reading):
 
 @kernel
 def generate(piles, lens, down, vars, rules, moves):
-    """Legal moves; the tableau's own moves are kept from the last call while only the stock moved."""
-    if vars[TABLEAU_MOVES_KEPT] > 0:
-        n = vars[TABLEAU_MOVES_KEPT] - 1
+    """Legal moves; the tableau's own are kept from the last call while only the stock moved."""
+    if vars[V_MOVES_KEPT] > 0:
+        n = vars[V_MOVES_KEPT] - 1
     else:
         n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
                               TO_FOUNDATION, moves, 0)
@@ -117,7 +116,7 @@ def generate(piles, lens, down, vars, rules, moves):
         space = space_rule(piles, lens, down, vars, rules[R_SPACE])
         n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_UP, space,
                               F0, 1, ACE, 13, moves, n)
-        vars[TABLEAU_MOVES_KEPT] = n + 1
+        vars[V_MOVES_KEPT] = n + 1
     if lens[WASTE] > 0:
         n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, ACE, SUCC_UP, 13,
                               WASTE_TO_FOUNDATION, moves, n)
@@ -139,7 +138,7 @@ def apply(piles, lens, down, vars, rules, move, rng):
     if move[0] == STOCK:
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
         return False
-    vars[TABLEAU_MOVES_KEPT] = 0
+    vars[V_MOVES_KEPT] = 0
     src, dst, card = move[1], move[2], move[4]
     if dst >= T0 and lens[dst] == 0 and RANK[card] == 13:
         vars[KINGS_IN_SPACES] |= 1 << SUIT[card]

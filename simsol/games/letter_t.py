@@ -132,7 +132,7 @@ def gen_to_bases(piles, lens, lo, hi, wanted, kind, moves, n):
 
 @kernel
 def generate(piles, lens, down, vars, rules, moves):
-    """Free cards go only to the bases; when none can, deal twelve, or redeal when the stock is out."""
+    """Free cards go only to the bases; when none can, deal twelve (or redeal, the stock out)."""
     wanted = wanted_faces(piles, lens)
     n = gen_to_bases(piles, lens, AUX0, AUX0 + NAUX, wanted, TO_FOUNDATION, moves, 0)
     n = gen_to_bases(piles, lens, ASIDE0, ASIDE0 + NASIDE, wanted, RESERVE_TO_FOUNDATION, moves, n)

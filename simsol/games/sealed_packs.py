@@ -31,7 +31,14 @@ card (``empty_pile``); a single card shuttled between columns is ``tableau_other
 from __future__ import annotations
 
 from simsol.cards import ACE, DOUBLE
-from simsol.engine.core import M_SRC, V_FOUNDATION, V_GAME, V_PASSES, V_REDEALS, V_WON
+from simsol.engine.core import (
+    V_FOUNDATION,
+    V_GAME,
+    V_MOVES_KEPT,
+    V_PASSES,
+    V_REDEALS,
+    V_WON,
+)
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -83,7 +90,6 @@ PILES = (("stock", "waste") + tuple(f"reserve{i + 1}" for i in range(NR))
 DECK_SIZE = 104
 UNSEALED = V_GAME  # bit per column: its original column is used up, its pack unsealed
 PACKLESS = V_GAME + 1  # bit per column dealt without a sealed pack
-TABLEAU_MOVES_KEPT = V_GAME + 2  # 1 + how many moves at the head of the list are still valid
 # Kept with those moves: the faces the foundations take, the build keys the columns offer, the
 # space (see generate).
 NEED, BUILD_MASK, SPACE = V_GAME + 3, V_GAME + 4, V_GAME + 5
@@ -174,8 +180,8 @@ def gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves):
 def generate(piles, lens, down, vars, rules, moves):
     """Legal moves: the columns' own (kept while only the stock moves), then the waste's and the
     reserve's, then the stock or the rescue."""
-    kept = vars[TABLEAU_MOVES_KEPT] - 1
-    if kept >= 0 and (kept == 0 or moves[0, M_SRC] >= T0):  # a fresh move list holds zeros
+    kept = vars[V_MOVES_KEPT] - 1
+    if kept >= 0:
         n = kept
         need, mask, space = vars[NEED], vars[BUILD_MASK], vars[SPACE]
     else:
@@ -186,7 +192,7 @@ def generate(piles, lens, down, vars, rules, moves):
                 mask |= 1 << build_key(piles[p, lens[p] - 1], ALTERNATE_COLOURS)
         space = open_space(lens, vars, rules)
         n = gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves)
-        vars[TABLEAU_MOVES_KEPT] = n + 1
+        vars[V_MOVES_KEPT] = n + 1
         vars[NEED], vars[BUILD_MASK], vars[SPACE] = need, mask, space
     for src in range(WASTE, R0 + NR):
         if lens[src] > 0 and (need >> (piles[src, lens[src] - 1] % 52)) & 1 == 1:
@@ -223,7 +229,7 @@ def apply(piles, lens, down, vars, rules, move, rng):
             for r in range(R0, R0 + NR):
                 refill(piles, lens, down, r)
         return True
-    vars[TABLEAU_MOVES_KEPT] = 0
+    vars[V_MOVES_KEPT] = 0
     transfer(piles, lens, src, dst, 1)
     if F0 <= dst < F0 + NF:
         vars[V_FOUNDATION] += 1

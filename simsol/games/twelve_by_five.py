@@ -5,7 +5,7 @@ suit, a one-card stock with four passes."""
 from __future__ import annotations
 
 from simsol.cards import ACE, DOUBLE, KING
-from simsol.engine.core import V_FOUNDATION, V_GAME, V_PASSES, V_WON
+from simsol.engine.core import V_FOUNDATION, V_GAME, V_MOVES_KEPT, V_PASSES, V_WON
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     GRAB_TOP,
@@ -54,7 +54,6 @@ F0, NF = 2, 8
 T0, NT, ROWS = 10, 12, 5
 PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
-TABLEAU_MOVES_KEPT = V_GAME  # 1 + how many moves at the head of the list are still valid
 KEPT_KING = V_GAME + 1  # during setup: per suit, the cell of the king that stays (-1: none yet)
 TOPS_TAKE = V_GAME + 5  # with the kept moves: a bit per face (card % 52) a column top takes
 SPACES = V_GAME + 6  # with the kept moves: the number of empty columns
@@ -126,15 +125,15 @@ def setup(deck, rules, piles, lens, down, vars, rng):
 
 @kernel
 def generate(piles, lens, down, vars, rules, moves):
-    """Legal moves; the tableau's own moves are kept from the last call while only the stock moved."""
-    if vars[TABLEAU_MOVES_KEPT] > 0:
-        n = vars[TABLEAU_MOVES_KEPT] - 1
+    """Legal moves; the tableau's own are kept from the last call while only the stock moved."""
+    if vars[V_MOVES_KEPT] > 0:
+        n = vars[V_MOVES_KEPT] - 1
     else:
         n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_UP, 13,
                               TO_FOUNDATION, moves, 0)
         n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, SAME_SUIT, SUCC_UP, SPACE_NONE,
                               F0, 2, ACE, 13, moves, n)
-        vars[TABLEAU_MOVES_KEPT] = n + 1
+        vars[V_MOVES_KEPT] = n + 1
         tops_take, spaces = 0, 0
         for p in range(T0, T0 + NT):
             if lens[p] == 0:
@@ -165,7 +164,7 @@ def apply(piles, lens, down, vars, rules, move, rng):
     if move[0] == STOCK:
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
         return False
-    vars[TABLEAU_MOVES_KEPT] = 0
+    vars[V_MOVES_KEPT] = 0
     src = move[1]
     apply_transfer(piles, lens, down, vars, move, F0, NF)
     down[STOCK_PILE] = lens[STOCK_PILE]
