@@ -17,7 +17,7 @@ from simsol.store import Store
 SPEC = """
 name = "killed"
 seed = 12
-deals = 20000
+deals = 200000
 chunk_size = 500
 [[cells]]
 game = "klondike"
@@ -53,7 +53,7 @@ def test_killed_run_resumes_to_identical_records(tmp_path, how):
     if how == signal.SIGINT:
         assert process.returncode == 130 and err.strip().endswith("simsol: interrupted")
     written = len(list(out.glob("cells/*/deals-*.parquet")))
-    assert written < 20000 // 500  # it really was stopped part-way
+    assert written < 200000 // 500  # it really was stopped part-way
     resumed = run_experiment(spec, out=out, workers=1, progress=False)
     fresh = run_experiment(spec, out=tmp_path / "fresh", workers=1, progress=False)
     cell = "klondike__book__greedy"
@@ -62,7 +62,7 @@ def test_killed_run_resumes_to_identical_records(tmp_path, how):
 
 def test_leftover_temporary_files_are_never_read(tmp_path):
     spec = tmp_path / "s.toml"
-    spec.write_text(SPEC.replace("deals = 20000", "deals = 1000"))
+    spec.write_text(SPEC.replace("deals = 200000", "deals = 1000"))
     store = run_experiment(spec, out=tmp_path / "o", workers=1, progress=False)
     cell_dir = store.cell_dir("klondike__book__greedy")
     (cell_dir / "deals-000000000500.parquet.tmp").write_bytes(b"garbage")
