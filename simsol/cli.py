@@ -64,6 +64,15 @@ def add_game_arguments(parser, deal_options: bool = True) -> None:
                              "(default: 5000)")
 
 
+def add_backend_arguments(parser) -> None:
+    """Where and how chunks run: shared by run and experiment."""
+    parser.add_argument("--workers", type=count, default=None,
+                        help="processes to use (default: all cores)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the chunks on a Dask cluster, e.g. tcp://host:8786")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="simsol", description=DESCRIPTION,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -78,16 +87,12 @@ def build_parser() -> Parser:
     run.add_argument("--deals", type=count, default=100_000,
                      help="how many deals (default 100,000)")
     run.add_argument("--first", type=count, default=0, help="index of the first deal (default 0)")
-    run.add_argument("--workers", type=count, default=None,
-                     help="processes to use (default: all cores)")
     run.add_argument("--chunk-size", type=count, default=10_000,
                      help="deals per task (default 10,000; records do not depend on it)")
     run.add_argument("--records", metavar="FILE",
                      help="also write one row per deal to FILE (.parquet or .csv)")
     run.add_argument("--json", action="store_true", help="print the summary as JSON")
-    run.add_argument("--scheduler", metavar="ADDRESS",
-                     help="run the chunks on a Dask cluster, e.g. tcp://host:8786")
-    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_backend_arguments(run)
 
     games = commands.add_parser("games", help="list games, presets, rule options and policies")
     games.add_argument("game", nargs="?", help="show one game in full")
@@ -114,11 +119,7 @@ def build_parser() -> Parser:
     experiment.add_argument("--quick", action="store_true",
                             help="play the spec's quick_deals per cell instead of deals")
     experiment.add_argument("--deals", type=count, help="deals per cell, overriding the spec")
-    experiment.add_argument("--workers", type=count, default=None,
-                            help="processes to use (default: all cores)")
-    experiment.add_argument("--scheduler", metavar="ADDRESS",
-                            help="run the chunks on a Dask cluster, e.g. tcp://host:8786")
-    experiment.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_backend_arguments(experiment)
     experiment.add_argument("--report", action="store_true",
                             help="write the report when the run is done")
 

@@ -24,14 +24,13 @@ chunk (see ``simsol.store``): an interrupted run resumes, a larger ``deals`` ext
 from __future__ import annotations
 
 import itertools
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm.auto import tqdm
 
 from simsol.games import get_game
-from simsol.rules import SimsolError, build_rules, unknown
+from simsol.rules import SimsolError, build_rules, read_toml, unknown
 from simsol.runner import DEFAULT_CHUNK, MAX_DEALS, check_count, chunk_starts, make_job, play_chunks
 from simsol.store import Cell, Store
 
@@ -70,12 +69,7 @@ def _check_keys(table: dict, allowed: set[str], where: str) -> None:
 def load_spec(path: str | Path) -> Spec:
     """Read and validate a spec; every game, preset, option and policy is checked up front."""
     path = Path(path)
-    try:
-        source = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise SimsolError(f"no such experiment spec: {path}") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise SimsolError(f"{path} is not a readable TOML spec: {error}") from None
+    source = read_toml(path, "experiment spec")
     _check_keys(source, SPEC_KEYS, str(path))
     if not isinstance(source.get("cells"), list) or not source["cells"]:
         raise SimsolError(f"{path}: a spec needs at least one [[cells]] table")

@@ -22,7 +22,6 @@ and any of the settings) or on the command line (``--policy-opt weight.reveal=3`
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -45,7 +44,7 @@ from simsol.engine.core import (
     P_TYPE,
     RANDOM,
 )
-from simsol.rules import SimsolError, unknown
+from simsol.rules import SimsolError, read_toml, unknown
 
 BASES = ("random", "greedy", "heuristic", "lookahead")
 TIES = ("first", "random")
@@ -194,12 +193,7 @@ def _number(key: str, value) -> float:
 def load_policy_file(path: str | Path) -> dict[str, PolicyConfig]:
     """User policies from TOML: ``[policies.NAME]`` with ``base`` and any settings."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise SimsolError(f"no such policy file: {path}") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise SimsolError(f"{path} is not a readable TOML policy file: {error}") from None
+    data = read_toml(path, "policy file")
     tables = data.get("policies")
     if not isinstance(tables, dict) or not tables:
         raise SimsolError(f"{path}: write policies as [policies.NAME] tables with a 'base'")

@@ -11,7 +11,9 @@ that made it.
 from __future__ import annotations
 
 import difflib
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -160,6 +162,17 @@ def encode_rules(game, ruleset: RuleSet) -> np.ndarray:
         [opt.encode(value) for opt, (_, value) in zip(game.options, ruleset.values)],
         dtype=np.int64,
     )
+
+
+def read_toml(path, what: str) -> dict:
+    """A TOML file as a dict, or one line saying why it cannot be read (``what`` names it)."""
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise SimsolError(f"no such {what}: {path}") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise SimsolError(f"{path} is not a readable TOML {what}: {error}") from None
 
 
 def parse_rule_args(items: list[str] | None) -> dict[str, str]:

@@ -265,6 +265,15 @@ def snapshot(step, piles, lens, down, tr_piles, tr_lens, tr_down):
             tr_piles[step, p, i] = piles[p, i]
 
 
+def choose_move(piles, lens, down, vars, rules, moves, n, policy, rng, work):
+    """The policy's pick among the ``n`` listed moves (-1: none); ``work`` is ``make_work``'s."""
+    if policy[P_TYPE] == LOOKAHEAD:
+        return choose_lookahead(piles, lens, down, vars, rules, moves, n, policy, rng, work[0],
+                                work[1], work[2], work[3], work[4], work[5], work[6], work[7],
+                                work[8], work[9], work[10], work[11])
+    return choose_fast(moves, n, policy, lens, down, rng)
+
+
 def play_deal(deck, rules, policy, piles, lens, down, vars, moves, rng,
               max_moves, tr_moves, tr_piles, tr_lens, tr_down, work):
     """Play one dealt deck to its end and return the end reason; ``vars`` holds the counters."""
@@ -286,13 +295,7 @@ def play_deal(deck, rules, policy, piles, lens, down, vars, moves, rng,
             return MOVE_CAP
         vars[V_END_HINT] = STUCK
         n = game_generate(piles, lens, down, vars, rules, moves)
-        if policy[P_TYPE] == LOOKAHEAD:
-            pick = choose_lookahead(piles, lens, down, vars, rules, moves, n,
-                                    policy, rng, work[0], work[1], work[2], work[3], work[4],
-                                    work[5], work[6], work[7], work[8], work[9], work[10],
-                                    work[11])
-        else:
-            pick = choose_fast(moves, n, policy, lens, down, rng)
+        pick = choose_move(piles, lens, down, vars, rules, moves, n, policy, rng, work)
         if pick < 0:
             return vars[V_END_HINT]
         progress = game_apply(piles, lens, down, vars, rules, moves[pick], rng)
@@ -381,12 +384,7 @@ def pick_move(piles, lens, down, vars, rules, policy, seed, moves, game_key):
         rng[2 * GAME_STREAM] = np.uint64(game_key)
     work = make_work(lens.shape[0], piles.shape[1], 128)
     n = game_generate(piles, lens, down, vars, rules, moves)
-    if policy[P_TYPE] == LOOKAHEAD:
-        pick = choose_lookahead(piles, lens, down, vars, rules, moves, n, policy,
-                                rng, work[0], work[1], work[2], work[3], work[4], work[5],
-                                work[6], work[7], work[8], work[9], work[10], work[11])
-    else:
-        pick = choose_fast(moves, n, policy, lens, down, rng)
+    pick = choose_move(piles, lens, down, vars, rules, moves, n, policy, rng, work)
     return moves[pick].copy() if pick >= 0 else np.full(MOVE_COLUMNS, -1, dtype=np.int64)
 
 
@@ -395,7 +393,7 @@ def apply_move(piles, lens, down, vars, rules, move, rng):
     return game_apply(piles, lens, down, vars, rules, move, rng)
 
 
-KERNEL_TEMPLATES = (choose_lookahead, play_deal)
+KERNEL_TEMPLATES = (choose_lookahead, choose_move, play_deal)
 ENTRY_TEMPLATES = (run_batch, trace_deal, legal_moves, pick_move, apply_move)
 _BOUND: dict[str, SimpleNamespace] = {}
 
