@@ -420,8 +420,8 @@ def game_entries(game) -> SimpleNamespace:
             namespace[template.__name__] = decorate(function)
             return namespace[template.__name__]
 
-        for template in KERNEL_TEMPLATES:
-            bound(template, kernel)
+        for template in KERNEL_TEMPLATES:  # choose_move runs every move: inline it
+            bound(template, kernel(inline="always" if template is choose_move else "never"))
         entries = {template.__name__: bound(template, entry) for template in ENTRY_TEMPLATES}
         _BOUND[game.name] = SimpleNamespace(**entries)
     return _BOUND[game.name]
