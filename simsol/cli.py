@@ -174,7 +174,7 @@ def command_policies(args) -> None:
           f"{', '.join(game.move_kinds)}):")
     for name in list(BUILT_IN) + list(extra):
         print(f"  {policy_summary(game, name, extra)}")
-    from simsol.engine.core import FEATURE_NAMES
+    from simsol.players import FEATURE_NAMES
     print("heuristic features (--policy-opt weight.NAME=W): " + ", ".join(FEATURE_NAMES))
 
 

@@ -27,59 +27,53 @@ from pathlib import Path
 
 import numpy as np
 
-from simsol.engine.core import (
-    FEATURE_NAMES,
-    GREEDY,
-    HEURISTIC,
-    LOOKAHEAD,
-    NEVER,
-    P_DEPTH,
-    P_FEATURES,
-    P_KINDS,
-    P_PRIORITY,
-    P_ROLLOUT,
-    P_SAMPLES,
-    P_SEES_HIDDEN,
-    P_TIES,
-    P_TYPE,
-    RANDOM,
-)
-from simsol.rules import SimsolError, read_toml, unknown
+from simsol.engine.choice import P_MODE
+from simsol.engine.layout import NEVER, P_FEATURES, P_OWN, P_PRIORITY
+from simsol.players import BASES, FEATURE_NAMES, Base
+from simsol.rules import SimsolError, read_toml, suggest, unknown
 
-BASES = ("random", "greedy", "heuristic", "lookahead")
-TIES = ("first", "random")
 KIND_GAP = 100.0  # heuristic kind weights: far enough apart that features only break ties
 
 
 @dataclass(frozen=True)
 class PolicyConfig:
-    """Everything that defines a player; ``order`` and ``kind_weights`` default to the game's."""
+    """Everything that defines a player; ``order`` and ``kind_weights`` default to the game's.
+
+    ``values`` holds the base's own settings (``simsol.players``), the defaults left out."""
 
     name: str
     base: str
     doc: str = ""
     order: tuple[str, ...] = ()  # kinds played, best first (empty: the game's greedy order)
-    weights: dict = field(default_factory=dict)  # feature -> weight (heuristic, look-ahead)
+    weights: dict = field(default_factory=dict)  # feature -> weight (weighted bases)
     kind_weights: dict = field(default_factory=dict)  # kind -> weight, added to the order's
-    ties: str = "first"
-    samples: int = 8
-    depth: int = 40
-    rollout: str = "heuristic"
-    sees_hidden: bool = False
+    values: dict = field(default_factory=dict)  # the base's own settings
+
+    @property
+    def player(self) -> Base:
+        return BASES[self.base]
+
+    @property
+    def sees_hidden(self) -> bool:
+        return bool(self.value("sees_hidden"))
+
+    def value(self, name: str):
+        """A setting of the base: the configured value or the declared default."""
+        setting = self.player.setting(name)
+        return self.values.get(name, setting.default if setting else None)
 
     def settings(self) -> dict:
         """The settings that matter for this base (for ids and listings)."""
         out: dict = {}
         if self.order:
             out["order"] = ",".join(self.order)
-        if self.base in ("heuristic", "lookahead"):
+        if self.player.weighted:
             out |= {f"weight.{k}": v for k, v in sorted(self.weights.items())}
             out |= {f"kind.{k}": v for k, v in sorted(self.kind_weights.items())}
-            out["ties"] = self.ties
-        if self.base == "lookahead":
-            out |= {"samples": self.samples, "depth": self.depth, "rollout": self.rollout}
-            if self.sees_hidden:
-                out["sees_hidden"] = True
+        for setting in self.player.settings:
+            value = self.value(setting.name)
+            if not setting.flag or value:  # a flag is shown only when it is on
+                out[setting.name] = value
         return out
 
 
@@ -92,19 +86,19 @@ BUILT_IN = {
     "heuristic": PolicyConfig("heuristic", "heuristic",
                               "the greedy order, ties broken by what a move uncovers, empties and "
                               "how many hidden cards its pile holds", weights=DEFAULT_WEIGHTS,
-                              ties="random"),
+                              values={"ties": "random"}),
     "lookahead": PolicyConfig("lookahead", "lookahead",
                               "samples the unseen cards, plays each candidate out with the "
                               "heuristic, picks the best on average", weights=DEFAULT_WEIGHTS,
-                              ties="random"),
+                              values={"ties": "random"}),
     "thoughtful": PolicyConfig("thoughtful", "lookahead",
                                "UPPER BOUND: the look-ahead on the real hidden cards (it sees "
-                               "every face-down card)", weights=DEFAULT_WEIGHTS, ties="random",
-                               sees_hidden=True, samples=1),
+                               "every face-down card)", weights=DEFAULT_WEIGHTS,
+                               values={"ties": "random", "sees_hidden": True, "samples": 1}),
 }
 POLICY_DOCS = {name: config.doc for name, config in BUILT_IN.items()}
 # The policies every game's contract test plays (the search ones are slow, so fewer deals).
-FAST_POLICIES = ("random", "greedy", "heuristic")
+FAST_POLICIES = tuple(name for name, config in BUILT_IN.items() if not config.player.searching)
 
 
 @dataclass(frozen=True)
@@ -117,6 +111,14 @@ class Policy:
     @property
     def name(self) -> str:
         return self.config.name
+
+    @property
+    def kernel(self) -> str:
+        return self.config.player.kernel
+
+    def make_work(self, game):
+        """The scratch space its kernel needs, made once per batch of deals."""
+        return self.config.player.make_work(game, self.array)
 
     @property
     def id(self) -> str:
@@ -143,45 +145,61 @@ def parse_value(text: str):
         return value
 
 
+def setting_names(player: Base) -> list[str]:
+    """What ``--policy-opt`` accepts for a base."""
+    names = ["order"] if player.ordered else []
+    if player.weighted:
+        names += ["weight.FEATURE", "kind.KIND"]
+    return names + [s.name for s in player.settings]
+
+
 def with_options(config: PolicyConfig, options: dict) -> PolicyConfig:
-    """Apply ``weight.NAME=…``, ``kind.NAME=…``, ``order=a,b``, ``ties``, ``samples``,
-    ``depth``, ``rollout`` settings, each checked, to a configuration."""
+    """Apply ``weight.NAME=…``, ``kind.NAME=…``, ``order=a,b`` and the base's own settings,
+    each checked against what the base reads, to a configuration."""
+    player = config.player
     weights = dict(config.weights)
     kind_weights = dict(config.kind_weights)
+    values = dict(config.values)
     changes: dict = {}
     for key, raw in options.items():
         value = parse_value(raw) if isinstance(raw, str) else raw
-        if key.startswith("weight."):
+        prefix = key.split(".", 1)[0] + "." if "." in key else key
+        if key == "doc":
+            changes["doc"] = str(value)
+        elif prefix == "weight." and player.weighted:
             feature = key.split(".", 1)[1]
             if feature not in FEATURE_NAMES:
                 raise unknown("policy feature", feature, FEATURE_NAMES)
             weights[feature] = _number(key, value)
-        elif key.startswith("kind."):
+        elif prefix == "kind." and player.weighted:
             kind_weights[key.split(".", 1)[1]] = _number(key, value)
-        elif key == "order":
+        elif key == "order" and player.ordered:
             items = value if isinstance(value, list) else str(value).split(",")
             changes["order"] = tuple(item.strip() for item in items if item.strip())
-        elif key == "ties":
-            if value not in TIES:
-                raise SimsolError(f"bad policy setting ties={value!r}; allowed: first, random")
-            changes["ties"] = value
-        elif key in ("samples", "depth"):
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10_000:
-                raise SimsolError(f"policy setting {key} must be a whole number 1..10000, "
-                                  f"got {raw!r}")
-            changes[key] = value
-        elif key == "rollout":
-            if value not in ("random", "greedy", "heuristic"):
-                raise SimsolError(f"bad policy setting rollout={value!r}; allowed: random, "
-                                  "greedy, heuristic")
-            changes[key] = value
-        elif key == "doc":
-            changes["doc"] = str(value)
+        elif player.setting(key) is not None:
+            values[key] = check_setting(player.setting(key), raw, value)
         else:
-            allowed = ["weight.FEATURE", "kind.KIND", "order", "ties", "samples", "depth",
-                       "rollout"]
-            raise unknown("policy setting", key, allowed)
-    return replace(config, weights=weights, kind_weights=kind_weights, **changes)
+            allowed = setting_names(player)
+            raise SimsolError(f"unknown policy setting {key!r} for a {player.name} player"
+                              f"{suggest(key, allowed)}; allowed: {', '.join(allowed)}")
+    return replace(config, weights=weights, kind_weights=kind_weights, values=values, **changes)
+
+
+def check_setting(setting, raw, value):
+    """``value`` if the setting allows it, else a one-line error saying what it allows."""
+    if setting.choices:
+        ok = value in setting.choices
+    elif setting.flag:
+        ok = isinstance(value, bool)
+    elif setting.number:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    else:
+        ok = (isinstance(value, int) and not isinstance(value, bool)
+              and setting.low <= value <= setting.high)
+    if not ok:
+        raise SimsolError(f"bad policy setting {setting.name}={raw!r}; allowed: "
+                          f"{setting.allowed()}")
+    return value
 
 
 def _number(key: str, value) -> float:
@@ -219,31 +237,27 @@ def load_policy_file(path: str | Path) -> dict[str, PolicyConfig]:
 
 
 def compile_policy(game, config: PolicyConfig) -> np.ndarray:
-    """The array the kernels read, for ``game``'s move kinds."""
+    """The array the kernels read, for ``game``'s move kinds (layout: engine/layout.py)."""
+    player = config.player
     kinds = game.move_kinds
     order = config.order or game.greedy_order
     for kind in list(order) + list(config.kind_weights):
         if kind not in kinds:
             raise unknown(f"move kind for {game.name}", kind, kinds)
     array = np.zeros(P_PRIORITY + len(kinds), dtype=np.float64)
-    array[P_TYPE] = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC,
-                     "lookahead": LOOKAHEAD}[config.base]
-    array[P_KINDS] = len(kinds)
-    array[P_TIES] = TIES.index(config.ties)
-    array[P_SAMPLES] = config.samples
-    array[P_DEPTH] = config.depth
-    array[P_SEES_HIDDEN] = float(config.sees_hidden)
-    array[P_ROLLOUT] = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}[config.rollout]
+    array[P_MODE] = player.mode
     for i, feature in enumerate(FEATURE_NAMES):
         array[P_FEATURES + i] = config.weights.get(feature, 0.0)
+    for slot, setting in enumerate(player.settings, start=P_OWN):
+        array[slot] = setting.encode(config.value(setting.name))
     priorities = array[P_PRIORITY:]
-    if config.base == "random":
+    if not player.ordered:
         priorities[:] = 0.0
         return array
     priorities[:] = NEVER
     for rank, kind in enumerate(order):
         index = kinds.index(kind)
-        if config.base == "greedy":
+        if not player.weighted:
             priorities[index] = rank
         else:  # a score: earlier kinds weigh more, by far
             priorities[index] = KIND_GAP * (len(order) - rank) + config.kind_weights.get(kind, 0.0)
@@ -264,7 +278,7 @@ def policy_summary(game, name: str, extra: dict[str, PolicyConfig] | None = None
     """One line: the policy, what it does, and its settings for ``game``."""
     config = (BUILT_IN | (extra or {}))[name]
     settings = config.settings()
-    if config.base != "random" and "order" not in settings:
+    if config.player.ordered and "order" not in settings:
         settings = {"order": " > ".join(game.greedy_order)} | settings
     text = ", ".join(f"{k}={v}" for k, v in settings.items())
     return f"{name} ({config.base}): {config.doc}" + (f" [{text}]" if text else "")

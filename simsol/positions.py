@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simsol.cards import card_text, parse_card
-from simsol.engine.core import (
+from simsol.engine import state
+from simsol.engine.binder import bind
+from simsol.engine.state import (
     M_CARD,
     M_COUNT,
     M_DST,
@@ -34,8 +36,8 @@ from simsol.engine.core import (
     V_PASS_PROGRESS,
     V_PASSES,
     V_REDEALS,
-    game_entries,
 )
+from simsol.players import SIMPLE
 from simsol.rules import RuleSet, SimsolError, build_rules, encode_rules
 
 SHARED_VARS = {"passes": V_PASSES, "redeals": V_REDEALS, "pass_progress": V_PASS_PROGRESS}
@@ -53,9 +55,21 @@ class Position:
     moves: np.ndarray = field(
         default_factory=lambda: np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64))
 
+    @property
+    def won(self) -> bool:
+        """Won as the loop judges it: every card of the deck on the foundations."""
+        return int(self.vars[V_FOUNDATION]) == self.game.deck.size
+
+    def state(self) -> state.Position:
+        """The arrays as the kernels take them (shared, not copied: kernels change them)."""
+        return state.Position(self.piles, self.lens, self.down, self.vars)
+
+    def copy(self) -> "Position":
+        return Position(self.game, self.piles.copy(), self.lens.copy(), self.down.copy(),
+                        self.vars.copy(), self.moves.copy())
+
     def legal_rows(self, rules: np.ndarray) -> np.ndarray:
-        n = game_entries(self.game).legal_moves(self.piles, self.lens, self.down, self.vars,
-                                                rules, self.moves)
+        n = bind(self.game, SIMPLE).legal_moves(self.state(), rules, self.moves)
         return self.moves[:n].copy()
 
     def pile(self, name: str) -> list[int]:
@@ -147,9 +161,8 @@ def play(game, position: Position, move: Move, preset: str | None = None,
     for row in position.legal_rows(encoded):
         if describe(game, row) == move:
             rng = np.zeros(6, dtype=np.uint64)
-            return bool(game_entries(game).apply_move(position.piles, position.lens,
-                                                      position.down, position.vars, encoded,
-                                                      row.copy(), rng))
+            return bool(bind(game, SIMPLE).apply_move(position.state(), encoded, row.copy(),
+                                                      rng))
     raise SimsolError(f"{move} is not a legal move here")
 
 
@@ -162,8 +175,8 @@ def choice(game, position: Position | str, policy: str = "greedy", preset: str |
     if isinstance(position, str):
         position = parse_position(game, position)
     compiled = build_policy(game, policy, policy_options)
-    row = game_entries(game).pick_move(position.piles.copy(), position.lens.copy(),
-                                       position.down.copy(), position.vars.copy(),
-                                       _rules_array(game, preset, rules), compiled.array, seed,
-                                       position.moves.copy(), game_key)
+    copy = position.copy()
+    row = bind(game, compiled.kernel).pick_move(copy.state(), _rules_array(game, preset, rules),
+                                                compiled.array, compiled.make_work(game), seed,
+                                                copy.moves, game_key)
     return None if row[0] < 0 else describe(game, row)

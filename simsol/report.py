@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simsol.engine.core import END_REASONS, MOVE_CAP
+from simsol.engine.state import END_REASONS, MOVE_CAP
 from simsol.rules import SimsolError
 from simsol.stats import mcnemar, paired_difference, wilson
 from simsol.store import Store

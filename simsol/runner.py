@@ -9,48 +9,29 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from simsol.deals import MAX_SEED
-from simsol.engine.core import (
-    DEFAULT_MAX_MOVES,
-    END_REASONS,
-    MOVE_CAP,
-    NO_PROGRESS,
-    STUCK,
-    game_entries,
-)
+from simsol.engine.streams import MAX_SEED
+from simsol.engine.binder import bind
+from simsol.engine.loop import DEFAULT_MAX_MOVES
+from simsol.engine.state import END_REASONS, MOVE_CAP, NO_PROGRESS, RECORD_DTYPE, STUCK
 from simsol.games import get_game
+from simsol.players import BASES
 from simsol.policies import Policy, build_policy
 from simsol.rules import RuleSet, SimsolError, build_rules, encode_rules
 from simsol.stats import wilson
 
-RECORD_DTYPE = np.dtype([
-    ("deal", np.int64),
-    ("won", np.bool_),
-    ("foundation", np.int16),
-    ("moves", np.int32),
-    ("passes", np.int16),
-    ("end", np.int8),
-])
 MAX_DEALS = 2**40
 DEFAULT_CHUNK = 10_000
 
 
-def play_chunk(game_name: str, rules: np.ndarray, policy: np.ndarray, seed: int, first: int,
-               count: int, max_moves: int) -> np.ndarray:
+def play_chunk(game_name: str, rules: np.ndarray, policy: np.ndarray, base: str, seed: int,
+               first: int, count: int, max_moves: int) -> np.ndarray:
     """Play deals ``first .. first+count-1``: one record per deal, in deal order."""
     game = get_game(game_name)
+    player = BASES[base]
     out = np.zeros(count, dtype=RECORD_DTYPE)
-    out["deal"] = np.arange(first, first + count, dtype=np.int64)
-    won = np.zeros(count, dtype=np.bool_)
-    foundation = np.zeros(count, dtype=np.int64)
-    moves = np.zeros(count, dtype=np.int64)
-    passes = np.zeros(count, dtype=np.int64)
-    end = np.zeros(count, dtype=np.int64)
-    game_entries(game).run_batch(game.deck.cards(), game.n_piles,
-              game.capacity, rules, policy, seed, first, count, max_moves, won, foundation,
-              moves, passes, end)
-    out["won"], out["foundation"], out["moves"] = won, foundation, moves
-    out["passes"], out["end"] = passes, end
+    bind(game, player.kernel).run_batch(game.deck.cards(), game.n_piles, game.capacity, rules,
+                                        policy, player.make_work(game, policy), seed, first,
+                                        max_moves, out)
     return out
 
 
@@ -162,7 +143,8 @@ class Job:
     def chunk_args(self, start: int, count: int) -> tuple:
         """The picklable arguments of ``timed_chunk`` for one chunk (sent to workers)."""
         encoded = encode_rules(get_game(self.game), self.rules)
-        return (self.game, encoded, self.policy.array, self.seed, start, count, self.max_moves)
+        return (self.game, encoded, self.policy.array, self.policy.config.base, self.seed, start,
+                count, self.max_moves)
 
 
 def make_job(game: str, preset: str | None = None, rules: dict | None = None,
@@ -200,7 +182,7 @@ def play_chunks(job: Job, chunks: list[tuple[int, int]], workers: int | None = N
         warm_up(job)  # compile (or load) the kernels here, before workers fork
     for args, (records, seconds) in run_tasks(timed_chunk, args_list, workers, scheduler):
         if on_chunk is not None:
-            on_chunk(args[4], records, seconds)
+            on_chunk(args[5], records, seconds)
         if bar is not None:
             bar.update(len(records))
 

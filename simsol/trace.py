@@ -7,16 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from simsol.cards import HIDDEN, card_text
-from simsol.engine.core import (
-    DEFAULT_MAX_MOVES,
-    END_REASONS,
-    MOVE_COLUMNS,
-    N_VARS,
-    V_FOUNDATION,
-    V_MOVES,
-    V_PASSES,
-    game_entries,
-)
+from simsol.engine.binder import bind
+from simsol.engine.loop import DEFAULT_MAX_MOVES, Trace as TraceArrays
+from simsol.engine.state import END_REASONS, MOVE_COLUMNS, N_VARS, V_FOUNDATION, V_MOVES, V_PASSES
 from simsol.games import get_game
 from simsol.policies import build_policy
 from simsol.positions import Move, describe
@@ -95,17 +88,15 @@ def trace(game: str, preset: str | None = None, rules: dict | None = None,
     max_moves = check_count("max moves", max_moves, 1, 100_000)
     steps = max_moves + 1
     shape = (steps, the_game.n_piles)
-    tr_moves = np.zeros((max_moves, MOVE_COLUMNS), dtype=np.int64)
-    tr_piles = np.zeros(shape + (the_game.capacity,), dtype=np.uint8)
-    tr_lens = np.zeros(shape, dtype=np.int64)
-    tr_down = np.zeros(shape, dtype=np.int64)
+    arrays = TraceArrays(np.zeros((max_moves, MOVE_COLUMNS), dtype=np.int64),
+                         np.zeros(shape + (the_game.capacity,), dtype=np.uint8),
+                         np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64))
     vars = np.zeros(N_VARS, dtype=np.int64)
-    end = game_entries(the_game).trace_deal(the_game.deck.cards(),
-                     the_game.n_piles, the_game.capacity, encode_rules(the_game, ruleset),
-                     the_policy.array, seed, deal, max_moves, tr_moves, tr_piles, tr_lens,
-                     tr_down, vars)
+    end = bind(the_game, the_policy.kernel).trace_deal(
+        the_game.deck.cards(), encode_rules(the_game, ruleset), the_policy.array,
+        the_policy.make_work(the_game), seed, deal, max_moves, arrays, vars)
     n = int(vars[V_MOVES])
     return Trace(the_game, ruleset, the_policy.id, seed, deal, END_REASONS[end],
-                 [describe(the_game, row) for row in tr_moves[:n]],
-                 tr_piles[: n + 1], tr_lens[: n + 1], tr_down[: n + 1],
+                 [describe(the_game, row) for row in arrays.moves[:n]],
+                 arrays.piles[: n + 1], arrays.lens[: n + 1], arrays.down[: n + 1],
                  int(vars[V_FOUNDATION]), int(vars[V_PASSES]))

@@ -8,7 +8,7 @@ against the kernel's own arithmetic.
 from __future__ import annotations
 
 from simsol.cards import card_text, parse_cards
-from simsol.engine.core import NO_PROGRESS, V_END_HINT
+from simsol.engine.state import NO_PROGRESS, V_END_HINT
 from simsol.games import get_game
 from simsol.positions import moves_from, parse_position, play
 

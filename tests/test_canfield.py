@@ -6,7 +6,7 @@ import pytest
 
 import simsol
 from simsol.cards import card_text
-from simsol.engine.core import NO_PROGRESS, V_END_HINT
+from simsol.engine.state import NO_PROGRESS, V_END_HINT
 from simsol.games import get_game
 from simsol.positions import Move, moves_from, parse_position, play
 from simsol.trace import trace

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from simsol.cards import DOUBLE, PIQUET_PAIR, STANDARD, cards_text
-from simsol.deals import deal
+from simsol.engine.streams import deal
 
 MASK = 2**64 - 1
 G1, G2, G3 = 0x9E3779B97F4A7C15, 0xD1B54A32D192ED03, 0xBF58476D1CE4E5B9
@@ -20,7 +20,7 @@ def mix(z):
 
 
 def reference_deal(cards, seed, index):
-    """The algorithm exactly as the README and simsol.deals describe it, in plain integers."""
+    """The algorithm exactly as the README and simsol.engine.streams describe it, in plain integers."""
     key = mix((mix(seed) + (index + 1) * G2) & MASK)
     stream_key = (key + 1 * G3) & MASK
     counter = 0

@@ -8,7 +8,7 @@ import pytest
 
 import simsol
 from simsol.cards import parse_card
-from simsol.engine.core import V_FOUNDATION, V_WON
+from simsol.engine.state import V_FOUNDATION
 from simsol.games import get_game
 from simsol.positions import moves_from, parse_position, play
 from simsol.rules import SimsolError
@@ -96,7 +96,7 @@ def test_block_is_won_when_only_court_cards_are_left():
     [gather] = moves_from(ELEVENS, position, rules=rules)
     assert gather.key() == ("gather_faces", "slot1", "removed", 2)
     play(ELEVENS, position, gather, rules=rules)
-    assert position.vars[V_FOUNDATION] == 52 and position.vars[V_WON] == 1
+    assert position.vars[V_FOUNDATION] == 52 and position.won
 
 
 def test_block_needs_a_slot_for_every_court_card():
@@ -129,7 +129,7 @@ def end_position(*left):
 
 def test_stock_out_then_the_rest_clears_and_wins():
     position = parse_position(ELEVENS, end_position("4♦", "7♣", "J♦", "Q♣", "K♥"))
-    while not position.vars[V_WON]:
+    while not position.won:
         moves = moves_from(ELEVENS, position)
         assert moves
         play(ELEVENS, position, moves[0])

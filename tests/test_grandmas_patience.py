@@ -6,7 +6,7 @@ read naturally.
 
 from __future__ import annotations
 
-from simsol.engine.core import NO_PROGRESS, V_END_HINT, V_FOUNDATION
+from simsol.engine.state import NO_PROGRESS, V_END_HINT, V_FOUNDATION
 from simsol.games import get_game
 from simsol.positions import moves_from, parse_position, play
 from simsol.trace import trace

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simsol.engine.core import NO_PROGRESS, V_END_HINT
+from simsol.engine.state import NO_PROGRESS, V_END_HINT
 from simsol.games import get_game
 from simsol.positions import Move, moves_from, parse_position, play
 

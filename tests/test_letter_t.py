@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 
 from simsol.cards import card_text, parse_cards
-from simsol.engine.core import V_FOUNDATION, V_PASSES, V_REDEALS
+from simsol.engine.state import V_FOUNDATION, V_PASSES, V_REDEALS
 from simsol.games import get_game
 from simsol.positions import Move, moves_from, parse_position, play
 from simsol.rules import build_rules, encode_rules
@@ -33,8 +33,7 @@ def dealt(first_twenty: str, rules=None):
     position = parse_position(LETTER_T, "")
     position.vars[:] = 0
     encoded = encode_rules(LETTER_T, build_rules(LETTER_T, "book", rules))
-    LETTER_T.setup(deck, encoded, position.piles, position.lens, position.down, position.vars,
-                   np.zeros(6, dtype=np.uint64))
+    LETTER_T.setup(deck, encoded, position.state(), np.zeros(6, dtype=np.uint64))
     return position, deck
 
 

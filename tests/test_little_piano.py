@@ -6,7 +6,7 @@ Empty columns not named in a position are used-up packs' places: they take any f
 from __future__ import annotations
 
 from simsol.cards import RANK_NAMES, card_text
-from simsol.engine.core import NEVER, P_PRIORITY, V_WON
+from simsol.engine.layout import NEVER, P_PRIORITY
 from simsol.games import get_game
 from simsol.policies import build_policy
 from simsol.positions import moves_from, parse_position, play
@@ -159,7 +159,7 @@ def test_all_104_cards_on_the_foundations_win():
     lines[-1] = lines[-1].removesuffix(" K♦")
     position = parse_position(PIANO, "\n".join(lines) + "\ntableau1: K♦")
     play(PIANO, position, move(position, "tableau1", "foundation8"))
-    assert position.vars[V_WON] == 1
+    assert position.won
 
 
 def test_the_stock_turns_one_card_at_a_time_onto_a_free_waste_top():

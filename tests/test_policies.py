@@ -140,7 +140,17 @@ def test_heuristic_prefers_the_pile_with_more_hidden_cards():
 ])
 def test_configuration_errors_get_a_clear_message(options, message):
     with pytest.raises(SimsolError, match=message):
-        build_policy(get_game("klondike"), "heuristic", options)
+        build_policy(get_game("klondike"), "lookahead", options)
+
+
+@pytest.mark.parametrize("policy,options", [
+    ("greedy", {"weight.reveal": 3}), ("greedy", {"ties": "random"}),
+    ("heuristic", {"samples": 4}), ("random", {"order": "stock"}),
+])
+def test_a_setting_the_player_does_not_read_is_refused(policy, options):
+    """A setting that would change nothing is an error, not silently ignored."""
+    with pytest.raises(SimsolError, match=f"for a {policy} player"):
+        build_policy(get_game("klondike"), policy, options)
 
 
 def test_unknown_policy_suggests_the_closest():

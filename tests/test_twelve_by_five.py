@@ -7,8 +7,8 @@ from collections import Counter
 import numpy as np
 
 from simsol.cards import card_text, parse_card
-from simsol.deals import deal
-from simsol.engine.core import V_FOUNDATION, V_GAME
+from simsol.engine.streams import deal
+from simsol.engine.state import V_FOUNDATION, V_GAME
 from simsol.games import get_game
 from simsol.positions import Move, moves_from, parse_position, play
 from simsol.rules import build_rules, encode_rules
@@ -43,8 +43,7 @@ def dealt(specials: dict[int, str]):
     position = parse_position(TWELVE, "")
     position.vars[:] = 0
     encoded = encode_rules(TWELVE, build_rules(TWELVE, "book"))
-    TWELVE.setup(deck, encoded, position.piles, position.lens, position.down, position.vars,
-                 np.zeros(6, dtype=np.uint64))
+    TWELVE.setup(deck, encoded, position.state(), np.zeros(6, dtype=np.uint64))
     return position, deck
 
 
@@ -139,8 +138,8 @@ def test_every_fixed_layout_has_no_ace_and_one_king_a_suit_at_most():
     for index in range(300):
         position = parse_position(TWELVE, "")
         position.vars[:] = 0
-        TWELVE.setup(deal(TWELVE.deck.cards(), 9, index), encoded, position.piles, position.lens,
-                     position.down, position.vars, np.zeros(6, dtype=np.uint64))
+        TWELVE.setup(deal(TWELVE.deck.cards(), 9, index), encoded, position.state(),
+                     np.zeros(6, dtype=np.uint64))
         layout = [c for i in range(12) for c in position.pile(f"tableau{i + 1}")]
         assert len(layout) == 60 and all(c % 13 != 0 for c in layout)
         kings = [c % 52 // 13 for c in layout if c % 13 == 12]

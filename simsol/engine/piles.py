@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simsol.engine.core import (
+from simsol.engine.state import (
     M_CARD,
     M_COUNT,
     M_DST,
@@ -61,6 +61,12 @@ PILE_MOVE_KINDS = (
 (TO_FOUNDATION, WASTE_TO_FOUNDATION, RESERVE_TO_FOUNDATION, REVEAL, RESERVE_TO_TABLEAU,
  WASTE_TO_TABLEAU, UNCOVER, EMPTY_PILE, TABLEAU_OTHER, SPACE_SHIFT, FOUNDATION_TO_TABLEAU,
  STOCK) = range(len(PILE_MOVE_KINDS))
+
+
+@kernel
+def stock_keeps_moves(move):
+    """A stock turn leaves the tableau's own moves as they were (the usual ``keeps_moves``)."""
+    return move[M_KIND] == STOCK
 
 
 @kernel

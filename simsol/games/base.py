@@ -1,4 +1,18 @@
-"""What a game module declares: its deck, options, presets, layout, move kinds and kernels."""
+"""What a game module declares, and the ``Game`` built from those declarations.
+
+A game module states its rules as module-level names, and ends with ``GAME = declare(globals())``:
+
+* ``NAME``, ``TITLE``, ``SOURCE`` (the book), ``DECK`` (a ``DeckSpec``);
+* ``OPTIONS`` (``Option`` rows, defaults the book's reading), ``PRESETS`` (name -> overrides)
+  and ``PRESET_DOCS`` (name -> one line);
+* ``PILES`` (every pile's name in index order), ``FOUNDATIONS`` (the piles whose cards count as
+  played out), optionally ``CAPACITY`` (cards a pile can hold; default the deck size),
+  ``MOVE_KINDS`` (default the shared pile kinds), ``GREEDY_ORDER`` and ``COUNTERS`` (the game's
+  own counters, from ``game_counters``);
+* the kernels ``setup``, ``generate`` and ``apply`` and, where a part of the move list stays
+  valid while only the stock moves, ``generate_stable`` and ``keeps_moves`` (engine/loop.py says
+  what each does); and ``check_rules`` where some combinations of options are refused.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from simsol.cards import DeckSpec
+from simsol.engine.jit import kernel
 from simsol.rules import Option
 
 
@@ -13,14 +28,25 @@ def no_extra_checks(values: dict[str, Any]) -> None:
     """Default rule-combination check: every combination of valid values is allowed."""
 
 
+@kernel
+def no_stable_moves(pos, rules, moves):
+    """For games that list every move afresh: nothing is kept between calls."""
+    return 0
+
+
+@kernel
+def never_keeps(move):
+    return False
+
+
 @dataclass(frozen=True)
 class Game:
-    """A game: rules as data plus the three compiled functions the shared loop calls.
+    """A game: rules as data plus the compiled functions the shared loop calls.
 
     ``piles`` names every pile of the state array in index order (the display groups them by the
     part before the first digit: ``tableau1``, ``tableau2`` ... form one row).
     ``foundation_piles`` are the indices whose cards count as played out; ``var_names`` names the
-    game's own counters in ``vars`` so hand-written positions can set them.
+    game's own counters so hand-written positions can set them.
     """
 
     name: str
@@ -37,6 +63,8 @@ class Game:
     setup: Callable
     generate: Callable
     apply: Callable
+    generate_stable: Callable = no_stable_moves
+    keeps_moves: Callable = never_keeps
     foundation_piles: tuple[int, ...] = ()
     var_names: dict[str, int] = field(default_factory=dict)
     check_rules: Callable[[dict[str, Any]], None] = field(default=no_extra_checks)
@@ -47,3 +75,22 @@ class Game:
 
     def option(self, name: str) -> Option:
         return {opt.name: opt for opt in self.options}[name]
+
+
+def declare(names: dict[str, Any], **overrides) -> Game:
+    """The ``Game`` a module declares (see the module docstring); ``overrides`` replace names
+    (for modules that declare two games over shared kernels)."""
+    from simsol.engine.piles import PILE_MOVE_KINDS
+    names = {**names, **overrides}
+    counters = names.get("COUNTERS", ())
+    return Game(
+        name=names["NAME"], title=names["TITLE"], source=names["SOURCE"], deck=names["DECK"],
+        options=names["OPTIONS"], presets=names["PRESETS"], preset_docs=names["PRESET_DOCS"],
+        piles=names["PILES"], capacity=names.get("CAPACITY", names["DECK"].size),
+        move_kinds=names.get("MOVE_KINDS", PILE_MOVE_KINDS), greedy_order=names["GREEDY_ORDER"],
+        setup=names["setup"], generate=names["generate"], apply=names["apply"],
+        generate_stable=names.get("generate_stable", no_stable_moves),
+        keeps_moves=names.get("keeps_moves", never_keeps),
+        foundation_piles=tuple(names["FOUNDATIONS"]),
+        var_names=counters.by_name() if counters else {},
+        check_rules=names.get("check_rules", no_extra_checks))

@@ -13,16 +13,8 @@ turns without progress the turning stops and the game ends as "no progress".
 
 from __future__ import annotations
 
-from simsol.cards import ACE, STANDARD
-from simsol.engine.core import (
-    M_KIND,
-    NO_PROGRESS,
-    V_END_HINT,
-    V_FOUNDATION,
-    V_GAME,
-    V_MOVES_KEPT,
-    V_WON,
-)
+from simsol.cards import ACE
+from simsol.engine.state import M_KIND, NO_PROGRESS, V_END_HINT, game_counters
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -43,12 +35,17 @@ from simsol.engine.piles import (
     gen_card_to_tableau,
     gen_tableau_moves,
     gen_to_foundation,
+    stock_keeps_moves,
 )
-from simsol.games.base import Game
-from simsol.games.klondike import F0, NF, NT, T0, setup
+from simsol.games.base import declare
+from simsol.games.klondike import DECK, F0, FOUNDATIONS, GREEDY_ORDER, NF, NT, T0, setup
 from simsol.games.klondike import STOCK_PILE as HAND
 from simsol.games.klondike import WASTE as TURNED
 from simsol.rules import Option
+
+NAME = "black-harp"
+TITLE = "Black Harp («Черная арфа»)"
+SOURCE = "Fikhman (seed 004)"
 
 HAND_READINGS = ("no-useful-move", "no-move")
 OPTIONS = (
@@ -66,8 +63,11 @@ PRESET_DOCS = {"book": "any part of a group moves, Kings to spaces, the hand tur
 
 PILES = ("hand", "turned") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
-HAND_BLOCKED = V_GAME + 1  # 1 while a tableau move keeps the hand from being used
-CYCLE_TURNS = V_GAME + 2  # hand states seen since the last progress
+# hand_blocked: 1 while a tableau move keeps the hand from being used; cycle_turns: hand states
+# seen since the last progress
+COUNTERS = game_counters("hand_blocked", "cycle_turns")
+HAND_BLOCKED, CYCLE_TURNS = COUNTERS
+keeps_moves = stock_keeps_moves
 
 
 @kernel(inline="always")
@@ -108,21 +108,25 @@ def turn_hand(piles, lens, down):
 
 
 @kernel
-def generate(piles, lens, down, vars, rules, moves):
-    """Tableau moves (kept while only the hand turns), the turned card's moves, then the turn."""
-    if vars[V_MOVES_KEPT] > 0:
-        n = vars[V_MOVES_KEPT] - 1
-    else:
-        n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
-                              TO_FOUNDATION, moves, 0)
-        n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
-                              SUCC_UP, SPACE_KINGS, F0, 1, ACE, 13, moves, n)
-        vars[V_MOVES_KEPT] = n + 1
-        vars[HAND_BLOCKED] = 0
-        for i in range(n):
-            if blocks_hand(moves[i, M_KIND], rules[R_HAND_WHEN]):
-                vars[HAND_BLOCKED] = 1
-                break
+def generate_stable(pos, rules, moves):
+    """The tableau's own moves, and whether one of them keeps the hand from being used."""
+    piles, lens, down, vars = pos
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
+                          TO_FOUNDATION, moves, 0)
+    n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
+                          SUCC_UP, SPACE_KINGS, F0, 1, ACE, 13, moves, n)
+    vars[HAND_BLOCKED] = 0
+    for i in range(n):
+        if blocks_hand(moves[i, M_KIND], rules[R_HAND_WHEN]):
+            vars[HAND_BLOCKED] = 1
+            break
+    return n
+
+
+@kernel
+def generate(pos, rules, moves, n):
+    """The turned card's moves, then the turn of the hand."""
+    piles, lens, down, vars = pos
     if lens[TURNED] > 0:
         n = gen_to_foundation(piles, lens, down, TURNED, TURNED + 1, F0, 1, ACE, SUCC_UP, 13,
                               WASTE_TO_FOUNDATION, moves, n)
@@ -138,38 +142,18 @@ def generate(piles, lens, down, vars, rules, moves):
 
 
 @kernel
-def apply(piles, lens, down, vars, rules, move, rng):
+def apply(pos, rules, move, rng):
+    piles, lens, down, vars = pos
     if move[M_KIND] == STOCK:
         turn_hand(piles, lens, down)
         vars[CYCLE_TURNS] += 1
         return False
-    vars[V_MOVES_KEPT] = 0
     src, dst = move[1], move[2]
     progress = apply_transfer(piles, lens, down, vars, move, F0, NF) or src == TURNED or (
         F0 <= dst < F0 + NF)
     if progress:
         vars[CYCLE_TURNS] = 1 if lens[TURNED] > 0 else 0  # a turned card counts as seen
-    if vars[V_FOUNDATION] == 52:
-        vars[V_WON] = 1
     return progress
 
 
-GAME = Game(
-    name="black-harp",
-    title="Black Harp («Черная арфа»)",
-    source="Fikhman (seed 004)",
-    deck=STANDARD,
-    options=OPTIONS,
-    presets=PRESETS,
-    preset_docs=PRESET_DOCS,
-    piles=PILES,
-    capacity=52,
-    move_kinds=PILE_MOVE_KINDS,
-    greedy_order=("to_foundation", "waste_to_foundation", "reveal", "waste_to_tableau",
-                  "uncover", "empty_pile", "stock"),
-    setup=setup,
-    generate=generate,
-    apply=apply,
-    foundation_piles=tuple(range(F0, F0 + NF)),
-    var_names={"cycle_turns": CYCLE_TURNS},
-)
+GAME = declare(globals())

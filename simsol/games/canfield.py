@@ -16,16 +16,14 @@ card, may return onto a pile where it builds down; never into a space.
 from __future__ import annotations
 
 from simsol.cards import STANDARD
-from simsol.engine.core import (
+from simsol.engine.state import (
     M_DST,
     M_KIND,
     M_SPARE,
     M_SRC,
     V_FOUNDATION,
-    V_GAME,
-    V_MOVES_KEPT,
     V_PASSES,
-    V_WON,
+    game_counters,
 )
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
@@ -54,11 +52,12 @@ from simsol.engine.piles import (
     gen_tableau_moves,
     gen_to_foundation,
     may_go_on,
+    stock_keeps_moves,
     top,
     transfer,
     turn_up_top,
 )
-from simsol.games.base import Game
+from simsol.games.base import declare
 from simsol.rules import Option
 
 MOVE_READINGS = ("whole", "top-or-whole")
@@ -96,6 +95,11 @@ PRESET_DOCS = {
     "standard": "the top card alone or the whole pile may move (the modern reading)",
 }
 
+NAME = "canfield"
+TITLE = "Canfield («Кэнфилд»)"
+SOURCE = "Leeming (seed 000)"
+DECK = STANDARD
+
 STOCK_PILE, WASTE = 0, 1
 F0, NF = 2, 4
 RESERVE = 6
@@ -103,7 +107,10 @@ T0, NT = 7, 4
 RESERVE_SIZE = 13
 PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + ("reserve",) + tuple(
     f"tableau{i + 1}" for i in range(NT))
-BASE_RANK = V_GAME  # the base card's rank: it starts every foundation
+FOUNDATIONS = range(F0, F0 + NF)
+COUNTERS = game_counters("base_rank")  # the base card's rank: it starts every foundation
+(BASE_RANK,) = COUNTERS
+keeps_moves = stock_keeps_moves
 
 # Worrying back followed at once by building the reserve or waste top on the returned card: the
 # only worrying back greedy plays, so it never shuttles a card between foundation and pile (each
@@ -111,12 +118,16 @@ BASE_RANK = V_GAME  # the base card's rank: it starts every foundation
 # when the stock offers nothing more: played earlier it blocks a foundation and lowers the win rate.
 MOVE_KINDS = PILE_MOVE_KINDS + ("worry_back_build",)
 WORRY_BACK_BUILD = len(PILE_MOVE_KINDS)
+GREEDY_ORDER = ("reserve_to_foundation", "to_foundation", "waste_to_foundation",
+                "reserve_to_tableau", "empty_pile", "waste_to_tableau", "uncover", "stock",
+                "worry_back_build")
 
 
 @kernel
-def setup(deck, rules, piles, lens, down, vars, rng):
+def setup(deck, rules, pos, rng):
     """13 cards to the reserve (the 13th on top), the base card to its foundation, 4 to the
     tableau, 34 to the stock."""
+    piles, lens, down, vars = pos
     for k in range(RESERVE_SIZE):
         piles[RESERVE, k] = deck[k]
     lens[RESERVE] = RESERVE_SIZE
@@ -162,37 +173,50 @@ def gen_worrying_back(piles, lens, down, helper, plain, moves, n):
     return n
 
 
+@kernel(inline="always")
+def space_to_fill(lens, rules):
+    """The space the reserve must fill at once (the book's reading), or -1."""
+    if lens[RESERVE] > 0 and rules[R_SPACE] == SPACE_AT_ONCE:
+        for t in range(T0, T0 + NT):
+            if lens[t] == 0:
+                return t
+    return -1
+
+
 @kernel
-def generate(piles, lens, down, vars, rules, moves):
-    """Legal moves; those not involving the waste are kept from the last call while only the
-    stock moved."""
+def generate_stable(pos, rules, moves):
+    """The moves not involving the waste (only the forced one while a space waits)."""
+    piles, lens, down, vars = pos
     base = vars[BASE_RANK]
-    reserve_left = lens[RESERVE] > 0
-    if vars[V_MOVES_KEPT] > 0:
-        n = vars[V_MOVES_KEPT] - 1
-    else:
-        if reserve_left and rules[R_SPACE] == SPACE_AT_ONCE:
-            for t in range(T0, T0 + NT):
-                if lens[t] == 0:  # forced: the reserve top fills the space
-                    return add_move(moves, 0, RESERVE_TO_TABLEAU, RESERVE, t, 1,
-                                    top(piles, lens, RESERVE))
-        n = gen_to_foundation(piles, lens, down, RESERVE, RESERVE + 1, F0, 1, base, SUCC_WRAP, 13,
-                              RESERVE_TO_FOUNDATION, moves, 0)
-        n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, base, SUCC_WRAP, 13,
-                              TO_FOUNDATION, moves, n)
-        if lens[RESERVE] > down[RESERVE]:
-            n = gen_card_to_tableau(piles, lens, down, RESERVE, T0, NT, ALTERNATE_COLOURS,
-                                    SUCC_WRAP, SPACE_ANY, RESERVE_TO_TABLEAU, moves, n)
-        grab = GRAB_TOP_OR_WHOLE if rules[R_MOVES] else GRAB_WHOLE
-        n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_WRAP,
-                              SPACE_NONE, F0, 1, base, 13, moves, n)
-        if rules[R_WORRY]:
-            n = gen_worrying_back(piles, lens, down, RESERVE, True, moves, n)
-        vars[V_MOVES_KEPT] = n + 1
+    space = space_to_fill(lens, rules)
+    if space >= 0:  # forced: the reserve top fills the space
+        return add_move(moves, 0, RESERVE_TO_TABLEAU, RESERVE, space, 1, top(piles, lens, RESERVE))
+    n = gen_to_foundation(piles, lens, down, RESERVE, RESERVE + 1, F0, 1, base, SUCC_WRAP, 13,
+                          RESERVE_TO_FOUNDATION, moves, 0)
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, base, SUCC_WRAP, 13,
+                          TO_FOUNDATION, moves, n)
+    if lens[RESERVE] > down[RESERVE]:
+        n = gen_card_to_tableau(piles, lens, down, RESERVE, T0, NT, ALTERNATE_COLOURS,
+                                SUCC_WRAP, SPACE_ANY, RESERVE_TO_TABLEAU, moves, n)
+    grab = GRAB_TOP_OR_WHOLE if rules[R_MOVES] else GRAB_WHOLE
+    n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_WRAP,
+                          SPACE_NONE, F0, 1, base, 13, moves, n)
+    if rules[R_WORRY]:
+        n = gen_worrying_back(piles, lens, down, RESERVE, True, moves, n)
+    return n
+
+
+@kernel
+def generate(pos, rules, moves, n):
+    """The waste's moves and the stock (none while the reserve must fill a space)."""
+    piles, lens, down, vars = pos
+    if space_to_fill(lens, rules) >= 0:
+        return n
+    base = vars[BASE_RANK]
     if lens[WASTE] > 0:
         n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, base, SUCC_WRAP, 13,
                               WASTE_TO_FOUNDATION, moves, n)
-        waste_space = not reserve_left or rules[R_SPACE] == SPACE_RESERVE_OR_WASTE
+        waste_space = lens[RESERVE] == 0 or rules[R_SPACE] == SPACE_RESERVE_OR_WASTE
         n = gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, SUCC_WRAP,
                                 SPACE_ANY if waste_space else SPACE_NONE, WASTE_TO_TABLEAU,
                                 moves, n)
@@ -203,13 +227,13 @@ def generate(piles, lens, down, vars, rules, moves):
 
 
 @kernel
-def apply(piles, lens, down, vars, rules, move, rng):
+def apply(pos, rules, move, rng):
     """Play a move; progress when a card leaves the reserve or the waste."""
+    piles, lens, down, vars = pos
     kind = move[M_KIND]
     if kind == STOCK:
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
         return False
-    vars[V_MOVES_KEPT] = 0
     src = move[M_SRC]
     if kind == WORRY_BACK_BUILD:
         dst = move[M_DST]
@@ -220,28 +244,7 @@ def apply(piles, lens, down, vars, rules, move, rng):
         turn_up_top(lens, down, helper)
         return True
     apply_transfer(piles, lens, down, vars, move, F0, NF)
-    if vars[V_FOUNDATION] == 52:
-        vars[V_WON] = 1
     return src == WASTE or src == RESERVE
 
 
-GAME = Game(
-    name="canfield",
-    title="Canfield («Кэнфилд»)",
-    source="Leeming (seed 000)",
-    deck=STANDARD,
-    options=OPTIONS,
-    presets=PRESETS,
-    preset_docs=PRESET_DOCS,
-    piles=PILES,
-    capacity=52,
-    move_kinds=MOVE_KINDS,
-    greedy_order=("reserve_to_foundation", "to_foundation", "waste_to_foundation",
-                  "reserve_to_tableau", "empty_pile", "waste_to_tableau", "uncover", "stock",
-                  "worry_back_build"),
-    setup=setup,
-    generate=generate,
-    apply=apply,
-    foundation_piles=tuple(range(F0, F0 + NF)),
-    var_names={"base_rank": BASE_RANK},
-)
+GAME = declare(globals())

@@ -18,6 +18,8 @@ from simsol.games.sealed_packs import (
     sealed_pack_game,
 )
 
+NAME = "diplomatic"
+TITLE = "Diplomatic («Дипломатический пасьянс»)"
 OPTIONS = SHARED_OPTIONS
 PRESETS = {"book": {}, "no-rescue": {"last_reserve": False}}
 PRESET_DOCS = {
@@ -27,8 +29,9 @@ PRESET_DOCS = {
 
 
 @kernel
-def setup(deck, rules, piles, lens, down, vars, rng):
+def setup(deck, rules, pos, rng):
     """Column ``i`` (from 0): ``NT - 1 - i`` face-down cards, then one face up."""
+    piles, lens, down, vars = pos
     dealt = 0
     for p in range(T0, T0 + NT):
         for _ in range(T0 + NT - p):
@@ -40,5 +43,4 @@ def setup(deck, rules, piles, lens, down, vars, rng):
     deal_stock(deck, dealt, piles, lens, down, vars)
 
 
-GAME = sealed_pack_game("diplomatic", "Diplomatic («Дипломатический пасьянс»)", OPTIONS, PRESETS,
-                        PRESET_DOCS, setup)
+GAME = sealed_pack_game(globals())

@@ -26,11 +26,16 @@ has one end, however it is played.  The tests check this deal by deal (greedy ag
 from __future__ import annotations
 
 from simsol.cards import JACK, KING, STANDARD
-from simsol.engine.core import M_CARD, M_KIND, M_SPARE, M_SRC, V_FOUNDATION, V_PASSES, V_WON
+from simsol.engine.state import M_CARD, M_KIND, M_SPARE, M_SRC, V_FOUNDATION, V_PASSES
 from simsol.engine.jit import kernel
 from simsol.engine.piles import RANK, add_move
-from simsol.games.base import Game
+from simsol.games.base import declare
 from simsol.rules import Option, SimsolError
+
+NAME = "elevens"
+TITLE = "Elevens («Одиннадцать очков»)"
+SOURCE = "Leeming (seed 000; rules rebuilt)"
+DECK = STANDARD
 
 SLOT_COUNTS = (9, 10, 12, 13, 15, 16)
 FACE_RULES = ("triple", "single", "cells", "block")
@@ -63,12 +68,14 @@ PRESET_DOCS = {
 
 MOVE_KINDS = ("single_face", "triple", "pair", "park", "gather_faces")
 SINGLE_FACE, TRIPLE_MOVE, PAIR, PARK, GATHER_FACES = range(len(MOVE_KINDS))
+GREEDY_ORDER = MOVE_KINDS
 
 STOCK, REMOVED = 0, 1
 C0 = 2  # cells of the J, Q, K (cell1, cell2, cell3)
 S0, MAX_SLOTS = 5, max(SLOT_COUNTS)
 PILES = ("stock", "removed", "cell1", "cell2", "cell3") + tuple(
     f"slot{i + 1}" for i in range(MAX_SLOTS))
+FOUNDATIONS = (REMOVED,)
 FACE_RANKS = (1 << 11) | (1 << 12) | (1 << 13)
 PACK = 32  # M_SPARE of a triple holds two piles: queen's + PACK * king's
 
@@ -81,8 +88,9 @@ def check_rules(values: dict) -> None:
 
 
 @kernel
-def setup(deck, rules, piles, lens, down, vars, rng):
+def setup(deck, rules, pos, rng):
     """The first ``slots`` cards face up in slot order; the rest is the stock, next card on top."""
+    piles, lens, down, vars = pos
     n_slots = rules[R_SLOTS]
     for s in range(n_slots):
         piles[S0 + s, 0] = deck[s]
@@ -95,8 +103,9 @@ def setup(deck, rules, piles, lens, down, vars, rng):
 
 
 @kernel
-def generate(piles, lens, down, vars, rules, moves):
+def generate(pos, rules, moves, n):
     """One move per choice of ranks, from one scan of the slots (and the cells)."""
+    piles, lens, down, vars = pos
     faces = rules[R_FACES]
     present = 0  # bit r: a card of rank r lies in a slot
     where = 0  # 4 bits per rank: the first slot holding it
@@ -113,8 +122,7 @@ def generate(piles, lens, down, vars, rules, moves):
         for rank in range(JACK, KING + 1):
             if (present >> rank) & 1:
                 slot = S0 + ((where >> (4 * rank)) & 15)
-                return add_move(moves, 0, SINGLE_FACE, slot, REMOVED, 1, piles[slot, 0])
-    n = 0
+                return add_move(moves, n, SINGLE_FACE, slot, REMOVED, 1, piles[slot, 0])
     if faces == TRIPLE or faces == CELLS:
         jqk = 0  # the pile of each court card for the triple: a slot first, else its cell
         for rank in range(JACK, KING + 1):
@@ -156,8 +164,9 @@ def remove(piles, lens, vars, pile):
 
 
 @kernel
-def apply(piles, lens, down, vars, rules, move, rng):
+def apply(pos, rules, move, rng):
     """Remove or park the move's cards, refill the spaces in slot order from the stock top."""
+    piles, lens, down, vars = pos
     kind, src = move[M_KIND], move[M_SRC]
     if kind == PARK:
         cell = C0 + RANK[move[M_CARD]] - JACK
@@ -182,26 +191,7 @@ def apply(piles, lens, down, vars, rules, move, rng):
             piles[S0 + s, 0] = piles[STOCK, lens[STOCK]]
             lens[S0 + s] = 1
     down[STOCK] = lens[STOCK]
-    if vars[V_FOUNDATION] == 52:
-        vars[V_WON] = 1
     return True
 
 
-GAME = Game(
-    name="elevens",
-    title="Elevens («Одиннадцать очков»)",
-    source="Leeming (seed 000; rules rebuilt)",
-    deck=STANDARD,
-    options=OPTIONS,
-    presets=PRESETS,
-    preset_docs=PRESET_DOCS,
-    piles=PILES,
-    capacity=52,
-    move_kinds=MOVE_KINDS,
-    greedy_order=MOVE_KINDS,
-    setup=setup,
-    generate=generate,
-    apply=apply,
-    foundation_piles=(REMOVED,),
-    check_rules=check_rules,
-)
+GAME = declare(globals())

@@ -9,7 +9,7 @@ face-up waste whose top stays available, and the bank is gone through ``redeals 
 from __future__ import annotations
 
 from simsol.cards import ACE, DOUBLE
-from simsol.engine.core import V_FOUNDATION, V_MOVES_KEPT, V_PASSES, V_WON
+from simsol.engine.state import V_PASSES
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -27,9 +27,18 @@ from simsol.engine.piles import (
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
+    stock_keeps_moves,
 )
-from simsol.games.base import Game
+from simsol.games.base import declare
 from simsol.rules import Option
+
+NAME = "grandmas-patience"
+TITLE = "Grandma's Patience («Бабушкин пасьянс»)"
+SOURCE = "Fikhman (seed 004)"
+DECK = DOUBLE
+CAPACITY = 60
+GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "waste_to_tableau", "uncover",
+                "empty_pile", "stock")
 
 OPTIONS = (
     Option("redeals", 0, "times the waste may be turned over into a new bank (none = unlimited; "
@@ -53,13 +62,16 @@ F0, PER_SUIT = 2, 2
 NF = 4 * PER_SUIT
 T0, NT = F0 + NF, 11
 ROWS = 4
+FOUNDATIONS = range(F0, F0 + NF)
+keeps_moves = stock_keeps_moves
 PILES = ("bank", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
 
 
 @kernel
-def setup(deck, rules, piles, lens, down, vars, rng):
+def setup(deck, rules, pos, rng):
     """Four rows of 11 cards face up, row under row; the other 60 cards face down in the bank."""
+    piles, lens, down, vars = pos
     k = 0
     for _ in range(ROWS):
         for p in range(T0, T0 + NT):
@@ -74,16 +86,19 @@ def setup(deck, rules, piles, lens, down, vars, rng):
 
 
 @kernel
-def generate(piles, lens, down, vars, rules, moves):
-    """Legal moves; the columns' own moves are kept from the last call while only the bank moved."""
-    if vars[V_MOVES_KEPT] > 0:
-        n = vars[V_MOVES_KEPT] - 1
-    else:
-        n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, PER_SUIT, ACE, SUCC_UP, 13,
-                              TO_FOUNDATION, moves, 0)
-        n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
-                              SUCC_UP, SPACE_ANY, F0, PER_SUIT, ACE, 13, moves, n)
-        vars[V_MOVES_KEPT] = n + 1
+def generate_stable(pos, rules, moves):
+    """The columns' own moves: to the foundations and between columns."""
+    piles, lens, down, vars = pos
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, PER_SUIT, ACE, SUCC_UP, 13,
+                          TO_FOUNDATION, moves, 0)
+    return gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS, SUCC_UP,
+                             SPACE_ANY, F0, PER_SUIT, ACE, 13, moves, n)
+
+
+@kernel
+def generate(pos, rules, moves, n):
+    """The waste top's moves, then the bank."""
+    piles, lens, down, vars = pos
     if lens[WASTE] > 0:
         n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, PER_SUIT, ACE, SUCC_UP, 13,
                               WASTE_TO_FOUNDATION, moves, n)
@@ -93,32 +108,13 @@ def generate(piles, lens, down, vars, rules, moves):
 
 
 @kernel
-def apply(piles, lens, down, vars, rules, move, rng):
+def apply(pos, rules, move, rng):
+    piles, lens, down, vars = pos
     if move[0] == STOCK:
         apply_stock(piles, lens, down, vars, move, BANK)
         return False
-    vars[V_MOVES_KEPT] = 0
     apply_transfer(piles, lens, down, vars, move, F0, NF)
-    if vars[V_FOUNDATION] == 104:
-        vars[V_WON] = 1
     return move[1] == WASTE
 
 
-GAME = Game(
-    name="grandmas-patience",
-    title="Grandma's Patience («Бабушкин пасьянс»)",
-    source="Fikhman (seed 004)",
-    deck=DOUBLE,
-    options=OPTIONS,
-    presets=PRESETS,
-    preset_docs=PRESET_DOCS,
-    piles=PILES,
-    capacity=60,
-    move_kinds=PILE_MOVE_KINDS,
-    greedy_order=("to_foundation", "waste_to_foundation", "waste_to_tableau", "uncover",
-                  "empty_pile", "stock"),
-    setup=setup,
-    generate=generate,
-    apply=apply,
-    foundation_piles=tuple(range(F0, F0 + NF)),
-)
+GAME = declare(globals())

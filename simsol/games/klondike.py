@@ -4,7 +4,7 @@ and the book's space rule (Kings only until all four Kings are placed)."""
 from __future__ import annotations
 
 from simsol.cards import ACE, STANDARD
-from simsol.engine.core import V_FOUNDATION, V_GAME, V_MOVES_KEPT, V_PASSES, V_WON
+from simsol.engine.state import V_PASSES, game_counters
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -23,12 +23,13 @@ from simsol.engine.piles import (
     WASTE_TO_TABLEAU,
     apply_stock,
     apply_transfer,
+    stock_keeps_moves,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
 )
-from simsol.games.base import Game
+from simsol.games.base import declare
 from simsol.rules import Option
 
 SPACE_READINGS = ("kings-then-any", "kings-then-any-literal", "kings")
@@ -64,17 +65,28 @@ PRESET_DOCS = {
     "standard": "the usual modern rules: partial runs move, spaces take Kings only",
 }
 
+NAME = "klondike"
+TITLE = "Klondike («Клондайк»)"
+SOURCE = "Leeming (seed 000)"
+DECK = STANDARD
+GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "reveal", "waste_to_tableau", "uncover",
+                "empty_pile", "stock")
+
 STOCK_PILE, WASTE = 0, 1
 F0, NF = 2, 4
 T0, NT = 6, 7
 PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
-KINGS_IN_SPACES = V_GAME  # bit mask of the suits whose King was moved into a space
+FOUNDATIONS = range(F0, F0 + NF)
+COUNTERS = game_counters("kings_in_spaces")  # bit mask of the suits whose King went to a space
+(KINGS_IN_SPACES,) = COUNTERS
+keeps_moves = stock_keeps_moves
 
 
 @kernel
-def setup(deck, rules, piles, lens, down, vars, rng):
+def setup(deck, rules, pos, rng):
     """Deal row by row: a face-up card then face-down cards to its right; 24 cards stay in stock."""
+    piles, lens, down, vars = pos
     k = 0
     for row in range(NT):
         for p in range(T0 + row, T0 + NT):
@@ -105,18 +117,21 @@ def space_rule(piles, lens, down, vars, reading):
 
 
 @kernel
-def generate(piles, lens, down, vars, rules, moves):
-    """Legal moves; the tableau's own are kept from the last call while only the stock moved."""
-    if vars[V_MOVES_KEPT] > 0:
-        n = vars[V_MOVES_KEPT] - 1
-    else:
-        n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
-                              TO_FOUNDATION, moves, 0)
-        grab = GRAB_ANY_PART if rules[R_PARTIAL] else GRAB_WHOLE
-        space = space_rule(piles, lens, down, vars, rules[R_SPACE])
-        n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_UP, space,
-                              F0, 1, ACE, 13, moves, n)
-        vars[V_MOVES_KEPT] = n + 1
+def generate_stable(pos, rules, moves):
+    """The tableau's own moves: to the foundations and between piles."""
+    piles, lens, down, vars = pos
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13, TO_FOUNDATION,
+                          moves, 0)
+    grab = GRAB_ANY_PART if rules[R_PARTIAL] else GRAB_WHOLE
+    space = space_rule(piles, lens, down, vars, rules[R_SPACE])
+    return gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_UP, space,
+                             F0, 1, ACE, 13, moves, n)
+
+
+@kernel
+def generate(pos, rules, moves, n):
+    """The waste's moves, worrying back, then the stock."""
+    piles, lens, down, vars = pos
     if lens[WASTE] > 0:
         n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, ACE, SUCC_UP, 13,
                               WASTE_TO_FOUNDATION, moves, n)
@@ -134,36 +149,16 @@ def generate(piles, lens, down, vars, rules, moves):
 
 
 @kernel
-def apply(piles, lens, down, vars, rules, move, rng):
+def apply(pos, rules, move, rng):
+    piles, lens, down, vars = pos
     if move[0] == STOCK:
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
         return False
-    vars[V_MOVES_KEPT] = 0
     src, dst, card = move[1], move[2], move[4]
     if dst >= T0 and lens[dst] == 0 and RANK[card] == 13:
         vars[KINGS_IN_SPACES] |= 1 << SUIT[card]
     turned = apply_transfer(piles, lens, down, vars, move, F0, NF)
-    if vars[V_FOUNDATION] == 52:
-        vars[V_WON] = 1
     return turned or src == WASTE
 
 
-GAME = Game(
-    name="klondike",
-    title="Klondike («Клондайк»)",
-    source="Leeming (seed 000)",
-    deck=STANDARD,
-    options=OPTIONS,
-    presets=PRESETS,
-    preset_docs=PRESET_DOCS,
-    piles=PILES,
-    capacity=52,
-    move_kinds=PILE_MOVE_KINDS,
-    greedy_order=("to_foundation", "waste_to_foundation", "reveal", "waste_to_tableau",
-                  "uncover", "empty_pile", "stock"),
-    setup=setup,
-    generate=generate,
-    apply=apply,
-    foundation_piles=tuple(range(F0, F0 + NF)),
-    var_names={"kings_in_spaces": KINGS_IN_SPACES},
-)
+GAME = declare(globals())

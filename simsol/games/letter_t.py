@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from simsol.cards import ACE, DOUBLE, KING
-from simsol.engine.core import V_FOUNDATION, V_PASSES, V_REDEALS, V_WON
+from simsol.engine.state import V_FOUNDATION, V_PASSES, V_REDEALS
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     PILE_MOVE_KINDS,
@@ -28,8 +28,14 @@ from simsol.engine.piles import (
     foundation_for,
     turn_over,
 )
-from simsol.games.base import Game
+from simsol.games.base import declare
 from simsol.rules import Option
+
+NAME = "letter-t"
+TITLE = "The letter T (Toni)"
+SOURCE = "Mendelev (seed 001)"
+DECK = DOUBLE
+GREEDY_ORDER = ("to_foundation", "reserve_to_foundation", "stock")
 
 SPOT_READINGS = ("any", "by-suit")
 GATHER_READINGS = ("last-to-first", "first-to-last")
@@ -57,6 +63,7 @@ STOCK_PILE = 0
 ACE_BASE0, KING_BASE0 = 1, 5  # four each, by suit
 ASIDE0, NASIDE = 9, 8  # the wrong cards taken off the 8 base spots (ace spots first)
 AUX0, NAUX = 17, 12
+FOUNDATIONS = range(ACE_BASE0, ACE_BASE0 + 8)
 PILES = ("stock",) + tuple(f"ace_base{i + 1}" for i in range(4)) + tuple(
     f"king_base{i + 1}" for i in range(4)) + tuple(f"aside{i + 1}" for i in range(NASIDE)) + tuple(
     f"aux{i + 1}" for i in range(NAUX))
@@ -75,8 +82,9 @@ def to_base(card, piles, lens, vars, spot, aside):
 
 
 @kernel
-def setup(deck, rules, piles, lens, down, vars, rng):
+def setup(deck, rules, pos, rng):
     """Deal 4 rows of 5; free the base spots of wrong cards; the other 84 cards are the stock."""
+    piles, lens, down, vars = pos
     by_suit = rules[R_SPOTS] == SPOTS_BY_SUIT
     aux = AUX0
     for k in range(20):
@@ -131,10 +139,11 @@ def gen_to_bases(piles, lens, lo, hi, wanted, kind, moves, n):
 
 
 @kernel
-def generate(piles, lens, down, vars, rules, moves):
+def generate(pos, rules, moves, n):
     """Free cards go only to the bases; when none can, deal twelve (or redeal, the stock out)."""
+    piles, lens, down, vars = pos
     wanted = wanted_faces(piles, lens)
-    n = gen_to_bases(piles, lens, AUX0, AUX0 + NAUX, wanted, TO_FOUNDATION, moves, 0)
+    n = gen_to_bases(piles, lens, AUX0, AUX0 + NAUX, wanted, TO_FOUNDATION, moves, n)
     n = gen_to_bases(piles, lens, ASIDE0, ASIDE0 + NASIDE, wanted, RESERVE_TO_FOUNDATION, moves, n)
     if n > 0:
         return n
@@ -173,7 +182,8 @@ def gather(piles, lens, down, vars, order):
 
 
 @kernel
-def apply(piles, lens, down, vars, rules, move, rng):
+def apply(pos, rules, move, rng):
+    piles, lens, down, vars = pos
     if move[0] == STOCK:
         if move[1] == STOCK_PILE:
             deal_twelve(piles, lens, down)
@@ -181,25 +191,7 @@ def apply(piles, lens, down, vars, rules, move, rng):
             gather(piles, lens, down, vars, rules[R_GATHER])
         return True
     apply_transfer(piles, lens, down, vars, move, ACE_BASE0, 8)
-    if vars[V_FOUNDATION] == 104:
-        vars[V_WON] = 1
     return True
 
 
-GAME = Game(
-    name="letter-t",
-    title="The letter T (Toni)",
-    source="Mendelev (seed 001)",
-    deck=DOUBLE,
-    options=OPTIONS,
-    presets=PRESETS,
-    preset_docs=PRESET_DOCS,
-    piles=PILES,
-    capacity=104,
-    move_kinds=PILE_MOVE_KINDS,
-    greedy_order=("to_foundation", "reserve_to_foundation", "stock"),
-    setup=setup,
-    generate=generate,
-    apply=apply,
-    foundation_piles=tuple(range(ACE_BASE0, ACE_BASE0 + 8)),
-)
+GAME = declare(globals())

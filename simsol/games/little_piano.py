@@ -24,6 +24,8 @@ from simsol.games.sealed_packs import (
 )
 from simsol.rules import Option
 
+NAME = "little-piano"
+TITLE = "Little Piano («Малое фортепиано»)"
 OPTIONS = SHARED_OPTIONS + (
     Option("pack", 3, "face-down cards in each sealed pack [rebuilt: the text giving the number "
            "is lost]", values=tuple(range(10))),
@@ -37,8 +39,9 @@ PRESET_DOCS = {
 
 
 @kernel
-def setup(deck, rules, piles, lens, down, vars, rng):
+def setup(deck, rules, pos, rng):
     """A sealed pack of ``pack`` face-down cards per column, then an original card on each."""
+    piles, lens, down, vars = pos
     pack = rules[R_PACK]
     dealt = 0
     for p in range(T0, T0 + NT):
@@ -56,5 +59,4 @@ def setup(deck, rules, piles, lens, down, vars, rng):
     deal_stock(deck, dealt, piles, lens, down, vars)
 
 
-GAME = sealed_pack_game("little-piano", "Little Piano («Малое фортепиано»)", OPTIONS, PRESETS,
-                        PRESET_DOCS, setup)
+GAME = sealed_pack_game(globals())

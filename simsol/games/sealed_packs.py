@@ -31,14 +31,7 @@ card (``empty_pile``); a single card shuttled between columns is ``tableau_other
 from __future__ import annotations
 
 from simsol.cards import ACE, DOUBLE
-from simsol.engine.core import (
-    V_FOUNDATION,
-    V_GAME,
-    V_MOVES_KEPT,
-    V_PASSES,
-    V_REDEALS,
-    V_WON,
-)
+from simsol.engine.state import V_FOUNDATION, V_PASSES, V_REDEALS, game_counters
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -61,10 +54,11 @@ from simsol.engine.piles import (
     builds_on,
     foundation_for,
     gen_stock_move,
+    stock_keeps_moves,
     transfer,
     wanted_key,
 )
-from simsol.games.base import Game
+from simsol.games.base import declare
 from simsol.rules import Option
 
 USED_UP_READINGS = ("stays-empty", "takes-any")
@@ -87,13 +81,17 @@ T0, NT = 13, 10
 PILES = (("stock", "waste") + tuple(f"reserve{i + 1}" for i in range(NR))
          + tuple(f"foundation{i + 1}" for i in range(NF))
          + tuple(f"tableau{i + 1}" for i in range(NT)))
-DECK_SIZE = 104
-UNSEALED = V_GAME  # bit per column: its original column is used up, its pack unsealed
-PACKLESS = V_GAME + 1  # bit per column dealt without a sealed pack
-# Kept with those moves: the faces the foundations take, the build keys the columns offer, the
-# space (see generate).
-NEED, BUILD_MASK, SPACE = V_GAME + 3, V_GAME + 4, V_GAME + 5
-VAR_NAMES = {"unsealed": UNSEALED, "packless": PACKLESS}
+FOUNDATIONS = range(F0, F0 + NF)
+SOURCE = "Mendelev (seed 001)"
+DECK = DOUBLE
+GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "reserve_to_foundation", "reveal",
+                "reserve_to_tableau", "waste_to_tableau", "uncover", "empty_pile", "stock")
+# unsealed: a bit per column whose original column is used up, its pack unsealed; packless: a
+# bit per column dealt without a sealed pack; kept with the stable moves (see generate_stable):
+# need, the faces the foundations take, build_mask, the build keys the columns offer, and space.
+COUNTERS = game_counters("unsealed", "packless", "need", "build_mask", "space")
+UNSEALED, PACKLESS, NEED, BUILD_MASK, SPACE = COUNTERS
+keeps_moves = stock_keeps_moves
 
 
 @kernel(inline="always")
@@ -177,23 +175,25 @@ def gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves):
 
 
 @kernel
-def generate(piles, lens, down, vars, rules, moves):
-    """Legal moves: the columns' own (kept while only the stock moves), then the waste's and the
-    reserve's, then the stock or the rescue."""
-    kept = vars[V_MOVES_KEPT] - 1
-    if kept >= 0:
-        n = kept
-        need, mask, space = vars[NEED], vars[BUILD_MASK], vars[SPACE]
-    else:
-        need = foundation_need(piles, lens)
-        mask = 0
-        for p in range(T0, T0 + NT):
-            if takes_builds(lens, down, vars, p):
-                mask |= 1 << build_key(piles[p, lens[p] - 1], ALTERNATE_COLOURS)
-        space = open_space(lens, vars, rules)
-        n = gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves)
-        vars[V_MOVES_KEPT] = n + 1
-        vars[NEED], vars[BUILD_MASK], vars[SPACE] = need, mask, space
+def generate_stable(pos, rules, moves):
+    """The columns' own moves, and what the foundations, the columns and a space take (for the
+    waste's and the reserve's moves)."""
+    piles, lens, down, vars = pos
+    need = foundation_need(piles, lens)
+    mask = 0
+    for p in range(T0, T0 + NT):
+        if takes_builds(lens, down, vars, p):
+            mask |= 1 << build_key(piles[p, lens[p] - 1], ALTERNATE_COLOURS)
+    space = open_space(lens, vars, rules)
+    vars[NEED], vars[BUILD_MASK], vars[SPACE] = need, mask, space
+    return gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves)
+
+
+@kernel
+def generate(pos, rules, moves, n):
+    """The waste's and the reserve's moves, then the stock or the rescue."""
+    piles, lens, down, vars = pos
+    need, mask, space = vars[NEED], vars[BUILD_MASK], vars[SPACE]
     for src in range(WASTE, R0 + NR):
         if lens[src] > 0 and (need >> (piles[src, lens[src] - 1] % 52)) & 1 == 1:
             f = foundation_for(piles[src, lens[src] - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13)
@@ -220,8 +220,9 @@ def refill(piles, lens, down, r):
 
 
 @kernel
-def apply(piles, lens, down, vars, rules, move, rng):
+def apply(pos, rules, move, rng):
     """Play a move; a column whose last face-up card left turns its next pack card."""
+    piles, lens, down, vars = pos
     kind, src, dst = move[0], move[1], move[2]
     if kind == STOCK:
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
@@ -229,12 +230,9 @@ def apply(piles, lens, down, vars, rules, move, rng):
             for r in range(R0, R0 + NR):
                 refill(piles, lens, down, r)
         return True
-    vars[V_MOVES_KEPT] = 0
     transfer(piles, lens, src, dst, 1)
     if F0 <= dst < F0 + NF:
         vars[V_FOUNDATION] += 1
-        if vars[V_FOUNDATION] == DECK_SIZE:
-            vars[V_WON] = 1
     if src < T0:
         if src >= R0:
             refill(piles, lens, down, src)
@@ -256,25 +254,7 @@ def deal_stock(deck, dealt, piles, lens, down, vars):
     vars[V_PASSES] = 1
 
 
-def sealed_pack_game(name: str, title: str, options, presets: dict, preset_docs: dict,
-                     setup) -> Game:
-    """A ``Game`` over the shared kernels; only the options, presets and deal differ."""
-    return Game(
-        name=name,
-        title=title,
-        source="Mendelev (seed 001)",
-        deck=DOUBLE,
-        options=options,
-        presets=presets,
-        preset_docs=preset_docs,
-        piles=PILES,
-        capacity=DECK_SIZE,
-        move_kinds=PILE_MOVE_KINDS,
-        greedy_order=("to_foundation", "waste_to_foundation", "reserve_to_foundation", "reveal",
-                      "reserve_to_tableau", "waste_to_tableau", "uncover", "empty_pile", "stock"),
-        setup=setup,
-        generate=generate,
-        apply=apply,
-        foundation_piles=tuple(range(F0, F0 + NF)),
-        var_names=VAR_NAMES,
-    )
+def sealed_pack_game(names: dict):
+    """The ``Game`` a sealed-pack module declares in ``names``, over the shared kernels here."""
+    return declare(globals(), **{key: names[key] for key in (
+        "NAME", "TITLE", "OPTIONS", "PRESETS", "PRESET_DOCS", "setup")})

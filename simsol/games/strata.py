@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from simsol.cards import ACE, PIQUET_PAIR
-from simsol.deals import GAME_STREAM, shuffle
-from simsol.engine.core import V_FOUNDATION, V_PASSES, V_REDEALS, V_WON
+from simsol.engine.streams import GAME_STREAM, shuffle
+from simsol.engine.state import V_PASSES, V_REDEALS
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -22,8 +22,14 @@ from simsol.engine.piles import (
     gen_tableau_moves,
     gen_to_foundation,
 )
-from simsol.games.base import Game
+from simsol.games.base import declare
 from simsol.rules import Option
+
+NAME = "strata"
+TITLE = "Strata («Персидский пасьянс», «безик»)"
+SOURCE = "Mendelev (seed 001)"
+DECK = PIQUET_PAIR
+GREEDY_ORDER = ("to_foundation", "uncover", "empty_pile", "stock")
 
 OPTIONS = (
     Option("redeals", 2, "times the cards left may be gathered and dealt again",
@@ -50,6 +56,7 @@ T0, NT = 8, 8
 PACK = 16  # the gathered cards during a redeal; empty between moves
 PILES = tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT)) + ("pack",)
+FOUNDATIONS = range(F0, F0 + NF)
 
 
 @kernel
@@ -63,8 +70,9 @@ def deal_rows(piles, lens, count):
 
 
 @kernel
-def setup(deck, rules, piles, lens, down, vars, rng):
+def setup(deck, rules, pos, rng):
     """Eight rows of eight, all face up."""
+    piles, lens, down, vars = pos
     for k in range(deck.shape[0]):
         piles[PACK, k] = deck[k]
     deal_rows(piles, lens, deck.shape[0])
@@ -72,12 +80,13 @@ def setup(deck, rules, piles, lens, down, vars, rng):
 
 
 @kernel
-def generate(piles, lens, down, vars, rules, moves):
+def generate(pos, rules, moves, n):
     """Exposed cards to the foundations or onto a card one higher of the other colour (or into a
     space); the redeal is always offered while one is left: the player judges being stuck."""
+    piles, lens, down, vars = pos
     succ = SUCC_PIQUET if rules[R_ACE_ON_SEVEN] else SUCC_PIQUET_NO_ACE
     n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_PIQUET, FULL,
-                          TO_FOUNDATION, moves, 0)
+                          TO_FOUNDATION, moves, n)
     n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, ALTERNATE_COLOURS, succ, SPACE_ANY,
                           F0, 2, ACE, FULL, moves, n)
     if vars[V_REDEALS] < rules[R_REDEALS]:
@@ -103,30 +112,13 @@ def redeal(piles, lens, vars, shuffled, rng):
 
 
 @kernel
-def apply(piles, lens, down, vars, rules, move, rng):
+def apply(pos, rules, move, rng):
+    piles, lens, down, vars = pos
     if move[0] == STOCK:
         redeal(piles, lens, vars, rules[R_SHUFFLE], rng)
         return True
     apply_transfer(piles, lens, down, vars, move, F0, NF)
-    if vars[V_FOUNDATION] == 64:
-        vars[V_WON] = 1
     return False
 
 
-GAME = Game(
-    name="strata",
-    title="Strata («Персидский пасьянс», «безик»)",
-    source="Mendelev (seed 001)",
-    deck=PIQUET_PAIR,
-    options=OPTIONS,
-    presets=PRESETS,
-    preset_docs=PRESET_DOCS,
-    piles=PILES,
-    capacity=64,
-    move_kinds=PILE_MOVE_KINDS,
-    greedy_order=("to_foundation", "uncover", "empty_pile", "stock"),
-    setup=setup,
-    generate=generate,
-    apply=apply,
-    foundation_piles=tuple(range(F0, F0 + NF)),
-)
+GAME = declare(globals())

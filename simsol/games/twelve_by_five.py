@@ -5,7 +5,7 @@ suit, a one-card stock with four passes."""
 from __future__ import annotations
 
 from simsol.cards import ACE, DOUBLE, KING
-from simsol.engine.core import V_FOUNDATION, V_GAME, V_MOVES_KEPT, V_PASSES, V_WON
+from simsol.engine.state import V_FOUNDATION, V_PASSES, game_counters
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     GRAB_TOP,
@@ -28,9 +28,15 @@ from simsol.engine.piles import (
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
+    stock_keeps_moves,
 )
-from simsol.games.base import Game
+from simsol.games.base import declare
 from simsol.rules import Option
+
+NAME = "twelve-by-five"
+TITLE = "Twelve by five (the 60-card 12x5 game)"
+SOURCE = "Mendelev (seed 001)"
+DECK = DOUBLE
 
 SPACE_SOURCES = ("waste", "stock")
 OPTIONS = (
@@ -48,15 +54,22 @@ PRESET_DOCS = {"book": "one card at a time, four passes, spaces filled from the 
 
 MOVE_KINDS = PILE_MOVE_KINDS + ("stock_to_space",)
 STOCK_TO_SPACE = len(PILE_MOVE_KINDS)
+GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "uncover", "waste_to_tableau",
+                "stock_to_space", "empty_pile", "stock")
 
 STOCK_PILE, WASTE_PILE = 0, 1
 F0, NF = 2, 8
 T0, NT, ROWS = 10, 12, 5
 PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
-KEPT_KING = V_GAME + 1  # during setup: per suit, the cell of the king that stays (-1: none yet)
-TOPS_TAKE = V_GAME + 5  # with the kept moves: a bit per face (card % 52) a column top takes
-SPACES = V_GAME + 6  # with the kept moves: the number of empty columns
+FOUNDATIONS = range(F0, F0 + NF)
+# kept_king_S: during setup, the cell of suit S's king that stays (-1: none yet), read as
+# KEPT_KING + suit; with the stable moves, tops_take: a bit per face (card % 52) a column top
+# takes, and spaces: the number of empty columns
+COUNTERS = game_counters("kept_king_spades", "kept_king_hearts", "kept_king_clubs",
+                         "kept_king_diamonds", "tops_take", "spaces")
+KEPT_KING, TOPS_TAKE, SPACES = COUNTERS[0], COUNTERS[4], COUNTERS[5]
+keeps_moves = stock_keeps_moves
 
 
 @kernel
@@ -103,8 +116,9 @@ def fix_layout(piles, lens, vars):
 
 
 @kernel
-def setup(deck, rules, piles, lens, down, vars, rng):
+def setup(deck, rules, pos, rng):
     """Deal 5 rows of 12 face up, the other 44 cards to the stock, then fix the layout."""
+    piles, lens, down, vars = pos
     for s in range(4):
         vars[KEPT_KING + s] = -1
     for k in range(NT * ROWS):
@@ -124,24 +138,28 @@ def setup(deck, rules, piles, lens, down, vars, rng):
 
 
 @kernel
-def generate(piles, lens, down, vars, rules, moves):
-    """Legal moves; the tableau's own are kept from the last call while only the stock moved."""
-    if vars[V_MOVES_KEPT] > 0:
-        n = vars[V_MOVES_KEPT] - 1
-    else:
-        n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_UP, 13,
-                              TO_FOUNDATION, moves, 0)
-        n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, SAME_SUIT, SUCC_UP, SPACE_NONE,
-                              F0, 2, ACE, 13, moves, n)
-        vars[V_MOVES_KEPT] = n + 1
-        tops_take, spaces = 0, 0
-        for p in range(T0, T0 + NT):
-            if lens[p] == 0:
-                spaces += 1
-            elif RANK[piles[p, lens[p] - 1]] > ACE:
-                tops_take |= 1 << (piles[p, lens[p] - 1] % 52 - 1)
-        vars[TOPS_TAKE] = tops_take
-        vars[SPACES] = spaces
+def generate_stable(pos, rules, moves):
+    """The columns' own moves, and what the column tops and spaces take (for the waste's)."""
+    piles, lens, down, vars = pos
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_UP, 13,
+                          TO_FOUNDATION, moves, 0)
+    n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, SAME_SUIT, SUCC_UP, SPACE_NONE,
+                          F0, 2, ACE, 13, moves, n)
+    tops_take, spaces = 0, 0
+    for p in range(T0, T0 + NT):
+        if lens[p] == 0:
+            spaces += 1
+        elif RANK[piles[p, lens[p] - 1]] > ACE:
+            tops_take |= 1 << (piles[p, lens[p] - 1] % 52 - 1)
+    vars[TOPS_TAKE] = tops_take
+    vars[SPACES] = spaces
+    return n
+
+
+@kernel
+def generate(pos, rules, moves, n):
+    """The waste top's moves, a stock card into a space, then the stock."""
+    piles, lens, down, vars = pos
     from_waste = rules[R_SPACE_FROM] == SPACE_FROM_WASTE
     if lens[WASTE_PILE] > 0:
         card = piles[WASTE_PILE, lens[WASTE_PILE] - 1]
@@ -160,34 +178,15 @@ def generate(piles, lens, down, vars, rules, moves):
 
 
 @kernel
-def apply(piles, lens, down, vars, rules, move, rng):
+def apply(pos, rules, move, rng):
+    piles, lens, down, vars = pos
     if move[0] == STOCK:
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
         return False
-    vars[V_MOVES_KEPT] = 0
     src = move[1]
     apply_transfer(piles, lens, down, vars, move, F0, NF)
     down[STOCK_PILE] = lens[STOCK_PILE]
-    if vars[V_FOUNDATION] == 104:
-        vars[V_WON] = 1
     return src == WASTE_PILE or src == STOCK_PILE
 
 
-GAME = Game(
-    name="twelve-by-five",
-    title="Twelve by five (the 60-card 12x5 game)",
-    source="Mendelev (seed 001)",
-    deck=DOUBLE,
-    options=OPTIONS,
-    presets=PRESETS,
-    preset_docs=PRESET_DOCS,
-    piles=PILES,
-    capacity=104,
-    move_kinds=MOVE_KINDS,
-    greedy_order=("to_foundation", "waste_to_foundation", "uncover", "waste_to_tableau",
-                  "stock_to_space", "empty_pile", "stock"),
-    setup=setup,
-    generate=generate,
-    apply=apply,
-    foundation_piles=tuple(range(F0, F0 + NF)),
-)
+GAME = declare(globals())

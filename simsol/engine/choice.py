@@ -1,0 +1,120 @@
+"""The simple players' move choice: random, greedy and heuristic, one kernel for the three.
+
+They read only the listed moves (computed by the game from visible cards) and the visible shape
+of the position (how many cards lie face down, never which).  The three share one kernel, so
+the loop is compiled once for all of them; ``P_MODE`` says which one plays.  The searching
+players use ``pick_simple`` as their roll-out player.
+"""
+
+from __future__ import annotations
+
+from simsol.engine.jit import kernel
+from simsol.engine.layout import NEVER, P_FEATURES, P_MODE, P_PRIORITY, Setting, own_slots
+from simsol.engine.state import M_COUNT, M_DST, M_KIND, M_SRC
+from simsol.engine.streams import POLICY_STREAM, below
+
+MODES = ("random", "greedy", "heuristic")
+RANDOM, GREEDY, HEURISTIC = range(len(MODES))
+
+# Move features a heuristic weighs (all read from visible state):
+FEATURE_NAMES = ("reveal", "empties", "hidden_under", "cards", "into_space", "source_length")
+F_REVEAL, F_EMPTIES, F_HIDDEN_UNDER, F_CARDS, F_INTO_SPACE, F_SOURCE_LENGTH = range(
+    len(FEATURE_NAMES))
+
+TIES = ("first", "random")
+HEURISTIC_SETTINGS = (
+    Setting("ties", "first", "how equal scores are broken: the first listed move or a random "
+            "one", choices=TIES),
+)
+(P_TIES,) = own_slots(HEURISTIC_SETTINGS)
+
+
+@kernel
+def allowed(moves, i, policy):
+    return policy[P_PRIORITY + moves[i, M_KIND]] != NEVER
+
+
+@kernel
+def choose_greedy(moves, n, policy):
+    """The move whose kind has the best (lowest) priority, the first listed on ties."""
+    best = -1
+    best_priority = 1e300
+    for i in range(n):
+        priority = policy[P_PRIORITY + moves[i, M_KIND]]
+        if priority != NEVER and priority < best_priority:
+            best = i
+            best_priority = priority
+    return best
+
+
+@kernel
+def choose_random(moves, n, policy, rng):
+    """Uniform over the moves whose kind the policy allows."""
+    count = 0
+    for i in range(n):
+        count += allowed(moves, i, policy)
+    if count == 0:
+        return -1
+    pick = below(rng, POLICY_STREAM, count)
+    for i in range(n):
+        if allowed(moves, i, policy):
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1
+
+
+@kernel
+def move_score(move, policy, lens, down):
+    """A heuristic's score of one move: its kind's weight plus weighted features of what it does
+    to the visible position (face-down cards are only counted, never read)."""
+    src = move[M_SRC]
+    left = lens[src] - move[M_COUNT]
+    score = policy[P_PRIORITY + move[M_KIND]]
+    score += policy[P_FEATURES + F_REVEAL] * (left > 0 and left == down[src])
+    score += policy[P_FEATURES + F_EMPTIES] * (left == 0)
+    score += policy[P_FEATURES + F_HIDDEN_UNDER] * down[src]
+    score += policy[P_FEATURES + F_CARDS] * move[M_COUNT]
+    score += policy[P_FEATURES + F_INTO_SPACE] * (lens[move[M_DST]] == 0)
+    score += policy[P_FEATURES + F_SOURCE_LENGTH] * lens[src]
+    return score
+
+
+@kernel
+def choose_heuristic(moves, n, policy, lens, down, rng):
+    """The allowed move with the highest score; ties go to the first or a random one."""
+    best = -1
+    best_score = -1e300
+    ties = 0
+    for i in range(n):
+        if not allowed(moves, i, policy):
+            continue
+        score = move_score(moves[i], policy, lens, down)
+        if score > best_score:
+            best, best_score, ties = i, score, 1
+        elif score == best_score and policy[P_TIES] == 1:
+            ties += 1
+            if below(rng, POLICY_STREAM, ties) == 0:
+                best = i
+    return best
+
+
+@kernel
+def pick_simple(mode, pos, moves, n, policy, rng):
+    """One move of the simple player ``mode`` (-1 when it allows none of the ``n`` moves)."""
+    if mode == RANDOM:
+        return choose_random(moves, n, policy, rng)
+    if mode == HEURISTIC:
+        return choose_heuristic(moves, n, policy, pos.lens, pos.down, rng)
+    return choose_greedy(moves, n, policy)
+
+
+@kernel(inline="always")
+def choose_simple(pos, rules, moves, n, policy, rng, work):
+    """The player-base kernel of random, greedy and heuristic (``work`` is unused)."""
+    return pick_simple(policy[P_MODE], pos, moves, n, policy, rng)
+
+
+def no_work(game, policy):
+    """The simple players need no scratch space."""
+    return ()

@@ -1,0 +1,60 @@
+"""The policy array: one float64 array per compiled policy, laid out from the player bases'
+declarations.
+
+    [P_MODE] [feature weights ...] [the base's own settings ...] [a priority per move kind ...]
+
+Every base's own settings start at ``P_OWN``: a base declares them (``Setting`` rows in its kernel
+module) and ``own_slots`` hands out their slots in declared order, so adding a base or a setting
+never renumbers another.  Only one base is compiled into an array, so bases share the slots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+P_MODE = 0  # the simple player's mode (random, greedy or heuristic); see engine/choice.py
+P_FEATURES = 1
+MAX_FEATURES = 16
+P_OWN = P_FEATURES + MAX_FEATURES
+MAX_OWN = 16
+P_PRIORITY = P_OWN + MAX_OWN  # then one slot per move kind
+NEVER = -1.0  # a kind's priority when the policy never plays it
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of a player base: its name, default, what it may be, and what it does.
+
+    ``choices`` for names (stored as their index), ``low``/``high`` for whole numbers, ``flag``
+    for true/false, ``number`` for any real number."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    flag: bool = False
+    number: bool = False
+
+    def encode(self, value) -> float:
+        if self.choices:
+            return float(self.choices.index(value))
+        return float(value)
+
+    def allowed(self) -> str:
+        if self.choices:
+            return ", ".join(self.choices)
+        if self.flag:
+            return "true or false"
+        if self.number:
+            return "a number"
+        return f"a whole number {self.low}..{self.high}"
+
+
+def own_slots(settings: tuple[Setting, ...]) -> tuple[int, ...]:
+    """The policy-array slots of a base's own settings, in declared order."""
+    if len(settings) > MAX_OWN:
+        raise ValueError(f"a base has at most {MAX_OWN} settings, got {len(settings)}")
+    return tuple(range(P_OWN, P_OWN + len(settings)))

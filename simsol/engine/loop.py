@@ -1,0 +1,215 @@
+"""The game loop every game shares, and the entry points Python calls.
+
+A game supplies its rules as compiled functions over a ``Position`` (engine/state.py):
+
+* ``setup(deck, rules, pos, rng)`` lays out a shuffled deck;
+* ``generate_stable(pos, rules, moves) -> n`` writes the legal moves that only a change outside
+  the stock can change (its tableau's own moves), one row each (kind, source pile, destination
+  pile, card count, card, spare), computed from visible cards;
+* ``generate(pos, rules, moves, n) -> n`` appends the rest (the waste's, the stock's);
+* ``keeps_moves(move)`` says whether the stable moves stay valid after ``move`` (a stock turn);
+* ``apply(pos, rules, move, rng) -> progress`` plays one move and says whether it made
+  irreversible progress (a card turned up, a card out of the stock or waste).
+
+The loop owns everything else, so no game can forget it: the kept stable moves and when they
+are stale, the move count, the win (every card on the foundations), the best foundation count
+(a new high is progress; worrying back is not), the progress of the current pass, the cut of a
+game that makes no progress, the move cap and the trace.  Nothing here allocates per move.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simsol.engine.binder import _unbound, entry_template, template
+from simsol.engine.state import (
+    MAX_MOVES_LISTED,
+    MOVE_CAP,
+    MOVE_COLUMNS,
+    NO_PROGRESS,
+    STUCK,
+    V_BEST_FOUNDATION,
+    V_END_HINT,
+    V_FOUNDATION,
+    V_MOVES,
+    V_MOVES_KEPT,
+    V_PASS_PROGRESS,
+    V_PASSES,
+    WON,
+    Position,
+    clear_position,
+    new_position,
+)
+from simsol.engine.streams import GAME_STREAM, N_STREAMS, deal_into, init_streams
+from simsol.engine.jit import allocating, kernel
+
+# Moves without progress before a game is cut as looping ("no progress").
+IDLE_CAP = 1000
+DEFAULT_MAX_MOVES = 5000
+
+game_setup = game_generate_stable = game_generate = game_apply = game_keeps_moves = _unbound
+player_choose = _unbound
+GAME_CARDS = 0  # the deck size: a game is won when every card is on the foundations
+
+
+@template
+def list_moves(pos, rules, moves):
+    """The legal moves of ``pos`` into ``moves``; the stable part is kept while it is valid.
+
+    ``moves`` must be the array the last call for this position wrote (a copied position keeps
+    no moves, see ``copy_position``)."""
+    if pos.vars[V_MOVES_KEPT] > 0:
+        n = pos.vars[V_MOVES_KEPT] - 1
+    else:
+        n = game_generate_stable(pos, rules, moves)
+        pos.vars[V_MOVES_KEPT] = n + 1
+    return game_generate(pos, rules, moves, n)
+
+
+@template
+def apply_listed(pos, rules, move, rng):
+    """Play a listed move: the game's ``apply``, after marking the kept moves stale if the move
+    can change them.  Returns the game's progress flag."""
+    if not game_keeps_moves(move):
+        pos.vars[V_MOVES_KEPT] = 0
+    return game_apply(pos, rules, move, rng)
+
+
+@template(compile_as=kernel(inline="always"))
+def is_won(pos):
+    return pos.vars[V_FOUNDATION] == GAME_CARDS
+
+
+class Trace(NamedTuple):
+    """Every move of a deal and the position after it, one row per step (``piles[0]`` is the
+    deal); arrays of no rows when not tracing."""
+
+    moves: np.ndarray  # int64[steps - 1, MOVE_COLUMNS]
+    piles: np.ndarray  # uint8[steps, n_piles, capacity]
+    lens: np.ndarray  # int64[steps, n_piles]
+    down: np.ndarray  # int64[steps, n_piles]
+
+
+@kernel
+def snapshot(step, pos, trace):
+    for p in range(pos.lens.shape[0]):
+        trace.lens[step, p] = pos.lens[p]
+        trace.down[step, p] = pos.down[p]
+        for i in range(pos.lens[p]):
+            trace.piles[step, p, i] = pos.piles[p, i]
+
+
+@template
+def play_deal(deck, rules, policy, pos, moves, rng, work, max_moves, trace):
+    """Play one dealt deck to its end and return the end reason; ``pos.vars`` holds the counts."""
+    clear_position(pos)
+    game_setup(deck, rules, pos, rng)
+    vars = pos.vars
+    vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
+    tracing = trace.moves.shape[0] > 0
+    if tracing:
+        snapshot(0, pos, trace)
+    idle = 0
+    while True:
+        if is_won(pos):
+            return WON
+        if vars[V_MOVES] >= max_moves:
+            return MOVE_CAP
+        vars[V_END_HINT] = STUCK
+        n = list_moves(pos, rules, moves)
+        pick = player_choose(pos, rules, moves, n, policy, rng, work)
+        if pick < 0:
+            return vars[V_END_HINT]
+        progress = apply_listed(pos, rules, moves[pick], rng)
+        vars[V_MOVES] += 1
+        if tracing:
+            for c in range(MOVE_COLUMNS):
+                trace.moves[vars[V_MOVES] - 1, c] = moves[pick, c]
+            snapshot(vars[V_MOVES], pos, trace)
+        if vars[V_FOUNDATION] > vars[V_BEST_FOUNDATION]:
+            vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
+            progress = True
+        if progress:
+            idle = 0
+            vars[V_PASS_PROGRESS] = 1
+        else:
+            idle += 1
+            if idle > IDLE_CAP:
+                return NO_PROGRESS
+
+
+@allocating
+def no_trace(n_piles, capacity):
+    return Trace(np.zeros((0, MOVE_COLUMNS), dtype=np.int64),
+            np.zeros((0, n_piles, capacity), dtype=np.uint8),
+            np.zeros((0, n_piles), dtype=np.int64), np.zeros((0, n_piles), dtype=np.int64))
+
+
+@entry_template
+def run_batch(unshuffled, n_piles, capacity, rules, policy, work, seed, first, max_moves, out):
+    """Play deals ``first .. first+len(out)-1`` of ``seed``, one record each into ``out``
+    (``RECORD_DTYPE``)."""
+    deck = np.empty_like(unshuffled)
+    pos = new_position(n_piles, capacity)
+    moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
+    rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
+    trace = no_trace(n_piles, capacity)
+    for k in range(out.shape[0]):
+        deal_into(deck, unshuffled, rng, seed, first + k)
+        end = play_deal(deck, rules, policy, pos, moves, rng, work, max_moves, trace)
+        record = out[k]
+        record["deal"] = first + k
+        record["won"] = end == WON
+        record["foundation"] = pos.vars[V_FOUNDATION]
+        record["moves"] = pos.vars[V_MOVES]
+        record["passes"] = pos.vars[V_PASSES]
+        record["end"] = end
+
+
+@entry_template
+def trace_deal(unshuffled, rules, policy, work, seed, index, max_moves, trace, vars):
+    """Play one deal recording every move and the position after it; returns the end reason."""
+    deck = np.empty_like(unshuffled)
+    n_piles, capacity = trace.piles.shape[1], trace.piles.shape[2]
+    pos = Position(np.zeros((n_piles, capacity), dtype=np.uint8),
+                   np.zeros(n_piles, dtype=np.int64), np.zeros(n_piles, dtype=np.int64), vars)
+    moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
+    rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
+    deal_into(deck, unshuffled, rng, seed, index)
+    return play_deal(deck, rules, policy, pos, moves, rng, work, max_moves, trace)
+
+
+@entry_template
+def legal_moves(pos, rules, moves):
+    """The legal moves of a given position into ``moves``; returns how many.
+
+    The position keeps its own ``moves`` array between calls because the stable part of the
+    list is kept from one call to the next (Klondike's tableau moves while only the stock
+    turns)."""
+    return list_moves(pos, rules, moves)
+
+
+@entry_template
+def pick_move(pos, rules, policy, work, seed, moves, game_key):
+    """The move a policy picks in a given position (for tests of what policies may see);
+    ``game_key`` replaces the key of the game's own random stream (its future reshuffles)."""
+    rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
+    init_streams(rng, seed, 0)
+    if game_key != 0:
+        rng[2 * GAME_STREAM] = np.uint64(game_key)
+    n = list_moves(pos, rules, moves)
+    pick = player_choose(pos, rules, moves, n, policy, rng, work)
+    out = np.full(MOVE_COLUMNS, -1, dtype=np.int64)
+    if pick >= 0:
+        for c in range(MOVE_COLUMNS):
+            out[c] = moves[pick, c]
+    return out
+
+
+@entry_template
+def apply_move(pos, rules, move, rng):
+    """Apply one listed move to a given position (for tests)."""
+    return apply_listed(pos, rules, move, rng)
+

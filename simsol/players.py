@@ -1,0 +1,48 @@
+"""The player bases: a table with one row per base, the only place a new player is added.
+
+A base names the kernel that chooses its moves (``"module:function"``, a function with the
+signature ``choose(pos, rules, moves, n, policy, rng, work) -> index`` of the listed move, -1
+for none), the settings it reads (``Setting`` rows declared beside that kernel, which also give
+their policy-array slots, see engine/layout.py), whether it plays move kinds by a priority order
+and weighs the heuristic features, and how to make its scratch space.  The loop, the policies,
+the command line and the listings all read this table; adding a base (MCTS, a solver) is one
+kernel module plus one row here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from simsol.engine import choice, search
+from simsol.engine.layout import Setting
+
+
+@dataclass(frozen=True)
+class Base:
+    name: str
+    doc: str
+    kernel: str  # "module:function" of its move choice
+    mode: int = choice.GREEDY  # for the simple kernel: which simple player it is
+    settings: tuple[Setting, ...] = ()
+    ordered: bool = True  # plays kinds by a priority order (``order``, ``kind.NAME``)
+    weighted: bool = False  # weighs the heuristic features (``weight.NAME``)
+    searching: bool = False  # slow: fewer deals in tests, small chunks in runs
+    make_work: Callable = field(default=choice.no_work)
+
+    def setting(self, name: str) -> Setting | None:
+        return {s.name: s for s in self.settings}.get(name)
+
+
+SIMPLE = "simsol.engine.choice:choose_simple"
+BASES = {base.name: base for base in (
+    Base("random", "uniform over the allowed moves", SIMPLE, mode=choice.RANDOM, ordered=False),
+    Base("greedy", "the first allowed move in a priority order over move kinds", SIMPLE,
+         mode=choice.GREEDY),
+    Base("heuristic", "the best score: a weight per move kind plus weighted move features",
+         SIMPLE, mode=choice.HEURISTIC, settings=choice.HEURISTIC_SETTINGS, weighted=True),
+    Base("lookahead", "each candidate played out in sampled worlds of the unseen cards",
+         "simsol.engine.search:choose_lookahead", settings=search.LOOKAHEAD_SETTINGS,
+         weighted=True, searching=True, make_work=search.make_work),
+)}
+FEATURE_NAMES = choice.FEATURE_NAMES
