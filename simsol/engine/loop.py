@@ -54,7 +54,7 @@ player_choose = _unbound
 GAME_CARDS = 0  # the deck size: a game is won when every card is on the foundations
 
 
-@template
+@template(compile_as=kernel(inline="always"))
 def list_moves(pos, rules, moves):
     """The legal moves of ``pos`` into ``moves``; the stable part is kept while it is valid.
 
@@ -68,7 +68,7 @@ def list_moves(pos, rules, moves):
     return game_generate(pos, rules, moves, n)
 
 
-@template
+@template(compile_as=kernel(inline="always"))
 def apply_listed(pos, rules, move, rng):
     """Play a listed move: the game's ``apply``, after marking the kept moves stale if the move
     can change them.  Returns the game's progress flag."""

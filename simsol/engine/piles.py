@@ -63,7 +63,7 @@ PILE_MOVE_KINDS = (
  STOCK) = range(len(PILE_MOVE_KINDS))
 
 
-@kernel
+@kernel(inline="always")
 def stock_keeps_moves(move):
     """A stock turn leaves the tableau's own moves as they were (the usual ``keeps_moves``)."""
     return move[M_KIND] == STOCK

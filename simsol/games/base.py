@@ -34,7 +34,7 @@ def no_stable_moves(pos, rules, moves):
     return 0
 
 
-@kernel
+@kernel(inline="always")
 def never_keeps(move):
     return False
 
