@@ -20,7 +20,9 @@ class Game:
     ``piles`` names every pile of the state array in index order (the display groups them by the
     part before the first digit: ``tableau1``, ``tableau2`` ... form one row).
     ``foundation_piles`` are the indices whose cards count as played out; ``var_names`` names the
-    game's own counters in ``vars`` so hand-written positions can set them.
+    game's own counters in ``vars`` so hand-written positions can set them.  ``rules_version``
+    goes into every rules id (``@r2``): raise it when a change to the game's rules changes its
+    results.
     """
 
     name: str
@@ -40,6 +42,7 @@ class Game:
     foundation_piles: tuple[int, ...] = ()
     var_names: dict[str, int] = field(default_factory=dict)
     check_rules: Callable[[dict[str, Any]], None] = field(default=no_extra_checks)
+    rules_version: int = 1
 
     @property
     def n_piles(self) -> int:
