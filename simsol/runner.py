@@ -13,6 +13,7 @@ from simsol.deals import MAX_SEED
 from simsol.engine.core import (
     DEFAULT_MAX_MOVES,
     END_REASONS,
+    GAVE_UP,
     MOVE_CAP,
     NO_PROGRESS,
     STUCK,
@@ -120,6 +121,7 @@ class Result:
             **self.lost_score(),
             "stuck": int((ends == STUCK).sum()),
             "no_progress": int((ends == NO_PROGRESS).sum()),
+            "gave_up": int((ends == GAVE_UP).sum()),
             "capped": self.capped,
             "deals_per_s": self.deals / self.seconds if self.seconds > 0 else float("nan"),
         }

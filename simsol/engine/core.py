@@ -37,9 +37,11 @@ from simsol.deals import (
 )
 from simsol.engine.jit import allocating, entry, kernel
 
-# How a game ended (the ``end`` column of every record).
-WON, STUCK, NO_PROGRESS, MOVE_CAP = 0, 1, 2, 3
-END_REASONS = ("won", "stuck", "no progress", "move cap")
+# How a game ended (the ``end`` column of every record).  "stuck": the rules allow no move;
+# "gave up": they allow some, but the policy plays none of them.  New reasons are appended, so a
+# stored code keeps its meaning.
+WON, STUCK, NO_PROGRESS, MOVE_CAP, GAVE_UP = 0, 1, 2, 3, 4
+END_REASONS = ("won", "stuck", "no progress", "move cap", "gave up")
 
 # Indices into ``vars``: counters the loop and the shared pile helpers read and write.
 V_FOUNDATION = 0  # cards on the foundations (or removed, in pairing games)
@@ -284,9 +286,21 @@ def play_deal(deck, rules, policy, piles, lens, down, vars, moves, rng,
         vars[i] = 0
     game_setup(deck, rules, piles, lens, down, vars, rng)
     vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
-    tracing = tr_moves.shape[0] > 0
-    if tracing:
+    if tr_moves.shape[0] > 0:
         snapshot(0, piles, lens, down, tr_piles, tr_lens, tr_down)
+    return play_on(rules, policy, piles, lens, down, vars, moves, rng, max_moves, tr_moves,
+                   tr_piles, tr_lens, tr_down, work)
+
+
+def play_on(rules, policy, piles, lens, down, vars, moves, rng, max_moves, tr_moves, tr_piles,
+            tr_lens, tr_down, work):
+    """Play the position in the arrays to its end and return the end reason.
+
+    No listed move: the game's hint ("stuck", or "no progress" when it refused a redeal or a
+    turn for lack of progress).  Moves listed but the policy plays none of them: "gave up", so
+    that "stuck" always means the rules allow no move.
+    """
+    tracing = tr_moves.shape[0] > 0
     idle = 0
     while True:
         if vars[V_WON]:
@@ -297,7 +311,7 @@ def play_deal(deck, rules, policy, piles, lens, down, vars, moves, rng,
         n = game_generate(piles, lens, down, vars, rules, moves)
         pick = choose_move(piles, lens, down, vars, rules, moves, n, policy, rng, work)
         if pick < 0:
-            return vars[V_END_HINT]
+            return vars[V_END_HINT] if n == 0 else GAVE_UP
         progress = game_apply(piles, lens, down, vars, rules, moves[pick], rng)
         vars[V_MOVES] += 1
         if tracing:
@@ -393,14 +407,27 @@ def apply_move(piles, lens, down, vars, rules, move, rng):
     return game_apply(piles, lens, down, vars, rules, move, rng)
 
 
-KERNEL_TEMPLATES = (choose_lookahead, choose_move, play_deal)
-ENTRY_TEMPLATES = (run_batch, trace_deal, legal_moves, pick_move, apply_move)
+def play_position(piles, lens, down, vars, rules, policy, seed, max_moves, moves):
+    """Play a given position to its end with a policy and return the end reason (for tests of
+    how games end); the arrays are left as the game ended."""
+    rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
+    init_streams(rng, seed, 0)
+    no_moves = np.zeros((0, MOVE_COLUMNS), dtype=np.int64)
+    no_piles = np.zeros((0, lens.shape[0], piles.shape[1]), dtype=np.uint8)
+    no_counts = np.zeros((0, lens.shape[0]), dtype=np.int64)
+    work = make_work(lens.shape[0], piles.shape[1], 128)
+    return play_on(rules, policy, piles, lens, down, vars, moves, rng, max_moves, no_moves,
+                   no_piles, no_counts, no_counts, work)
+
+
+KERNEL_TEMPLATES = (choose_lookahead, choose_move, play_on, play_deal)
+ENTRY_TEMPLATES = (run_batch, trace_deal, legal_moves, pick_move, apply_move, play_position)
 _BOUND: dict[str, SimpleNamespace] = {}
 
 
 def game_entries(game) -> SimpleNamespace:
     """The compiled entry points (``run_batch``, ``trace_deal``, ``legal_moves``, ``pick_move``,
-    ``apply_move``) for one game, cached on disk.
+    ``apply_move``, ``play_position``) for one game, cached on disk.
 
     Each game gets its own copies of the templates above (the game loop, the look-ahead and the
     entry points), with its kernels bound as the globals ``game_setup``, ``game_generate`` and
