@@ -116,7 +116,7 @@ def generate(piles, lens, down, vars, rules, moves):
         n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
                               TO_FOUNDATION, moves, 0)
         n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
-                              SUCC_UP, SPACE_KINGS, F0, 1, ACE, 13, moves, n)
+                              SUCC_UP, SPACE_KINGS, F0, 1, ACE, SUCC_UP, 13, moves, n)
         vars[V_MOVES_KEPT] = n + 1
         vars[HAND_BLOCKED] = 0
         for i in range(n):

@@ -185,7 +185,7 @@ def generate(piles, lens, down, vars, rules, moves):
                                     SUCC_WRAP, SPACE_ANY, RESERVE_TO_TABLEAU, moves, n)
         grab = GRAB_TOP_OR_WHOLE if rules[R_MOVES] else GRAB_WHOLE
         n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_WRAP,
-                              SPACE_NONE, F0, 1, base, 13, moves, n)
+                              SPACE_NONE, F0, 1, base, SUCC_WRAP, 13, moves, n)
         if rules[R_WORRY]:
             n = gen_worrying_back(piles, lens, down, RESERVE, True, moves, n)
         vars[V_MOVES_KEPT] = n + 1

@@ -82,7 +82,7 @@ def generate(piles, lens, down, vars, rules, moves):
         n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, PER_SUIT, ACE, SUCC_UP, 13,
                               TO_FOUNDATION, moves, 0)
         n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
-                              SUCC_UP, SPACE_ANY, F0, PER_SUIT, ACE, 13, moves, n)
+                              SUCC_UP, SPACE_ANY, F0, PER_SUIT, ACE, SUCC_UP, 13, moves, n)
         vars[V_MOVES_KEPT] = n + 1
     if lens[WASTE] > 0:
         n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, PER_SUIT, ACE, SUCC_UP, 13,

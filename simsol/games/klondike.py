@@ -115,7 +115,7 @@ def generate(piles, lens, down, vars, rules, moves):
         grab = GRAB_ANY_PART if rules[R_PARTIAL] else GRAB_WHOLE
         space = space_rule(piles, lens, down, vars, rules[R_SPACE])
         n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_UP, space,
-                              F0, 1, ACE, 13, moves, n)
+                              F0, 1, ACE, SUCC_UP, 13, moves, n)
         vars[V_MOVES_KEPT] = n + 1
     if lens[WASTE] > 0:
         n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, ACE, SUCC_UP, 13,

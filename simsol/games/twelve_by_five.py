@@ -132,7 +132,7 @@ def generate(piles, lens, down, vars, rules, moves):
         n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_UP, 13,
                               TO_FOUNDATION, moves, 0)
         n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, SAME_SUIT, SUCC_UP, SPACE_NONE,
-                              F0, 2, ACE, 13, moves, n)
+                              F0, 2, ACE, SUCC_UP, 13, moves, n)
         vars[V_MOVES_KEPT] = n + 1
         tops_take, spaces = 0, 0
         for p in range(T0, T0 + NT):
