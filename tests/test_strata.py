@@ -131,11 +131,10 @@ def test_a_build_that_frees_a_seven_for_its_ace_is_uncover():
 
 
 def position_at(t, step):
-    """The position of trace ``t`` after ``step`` moves (the redeals used counted from it)."""
-    lines = [f"{name}: " + " ".join(card_text(int(c)) for c in t.piles[step, p, :t.lens[step, p]])
-             for p, name in enumerate(STRATA.piles) if t.lens[step, p]]
-    redeals = sum(m.kind == "stock" for m in t.moves[:step])
-    return "\n".join(lines) + f"\nvars: redeals={redeals} passes={redeals + 1}"
+    """The position of trace ``t`` after ``step`` moves, with the redeals used so far."""
+    position = t.position(step)
+    position.vars[V_REDEALS] = sum(m.kind == "stock" for m in t.moves[:step])
+    return position
 
 
 def test_played_games_redeal_only_when_no_card_can_move():

@@ -4,11 +4,15 @@ stuck: two cards go from the bottom of the hand to its top, the third is turned,
 or goes back on top.
 
 The hand keeps its cards in their held order, ``piles[HAND, 0]`` the bottom; the one turned card
-lies face up in the ``turned`` pile until it is played or the next turn puts it back on top.
+lies face up in the ``turned`` pile until it is played or the next turn puts it back on top.  A
+turned card that fits a foundation or a pile must be played: «Если же ни то, ни другое не
+получается — перекладываете наверх своей кипы», it goes back only when it fits nowhere.
 Since a card that goes back lands right behind the one turned before it, the hand is a fixed
 cycle that each turn walks three cards along: with ``n`` cards, ``n / gcd(n, 3)`` turns show every
 card that can come up, and the next turn would repeat a state already seen.  So after that many
-turns without progress the turning stops and the game ends as "no progress".
+turns in a row (no other move between them, which could make a card fit) the turning stops and
+the game ends as "no progress": every card that came up fitted nowhere, the book's «замкнутый и
+безвыходный круг».
 """
 
 from __future__ import annotations
@@ -26,23 +30,21 @@ from simsol.engine.core import (
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
-    EMPTY_PILE,
     GRAB_ANY_PART,
     PILE_MOVE_KINDS,
-    REVEAL,
     SPACE_KINGS,
-    SPACE_SHIFT,
     STOCK,
     SUCC_UP,
     TO_FOUNDATION,
-    UNCOVER,
     WASTE_TO_FOUNDATION,
     WASTE_TO_TABLEAU,
+    WHEN_READINGS,
     add_move,
     apply_transfer,
     gen_card_to_tableau,
     gen_tableau_moves,
     gen_to_foundation,
+    holds_back,
 )
 from simsol.games.base import Game
 from simsol.games.klondike import F0, NF, NT, T0, setup
@@ -50,15 +52,14 @@ from simsol.games.klondike import STOCK_PILE as HAND
 from simsol.games.klondike import WASTE as TURNED
 from simsol.rules import Option
 
-HAND_READINGS = ("no-useful-move", "no-move")
 OPTIONS = (
     Option("hand_when", "no-useful-move", "when the hand may be used: when no tableau card can go "
            "to a foundation and no move between piles turns up a card, empties a pile or frees a "
            "card for a foundation (a card that could only shuttle between two piles does not "
-           "count), or only when no card or group can move at all", choices=HAND_READINGS),
+           "count), only when no card or group can move at all, or at any time",
+           choices=WHEN_READINGS),
 )
 R_HAND_WHEN = 0
-HAND_NO_USEFUL_MOVE, HAND_NO_MOVE = range(len(HAND_READINGS))
 
 PRESETS = {"book": {}}
 PRESET_DOCS = {"book": "any part of a group moves, Kings to spaces, the hand turned every third "
@@ -67,15 +68,7 @@ PRESET_DOCS = {"book": "any part of a group moves, Kings to spaces, the hand tur
 PILES = ("hand", "turned") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
 HAND_BLOCKED = V_GAME + 1  # 1 while a tableau move keeps the hand from being used
-CYCLE_TURNS = V_GAME + 2  # hand states seen since the last progress
-
-
-@kernel(inline="always")
-def blocks_hand(kind, reading):
-    """Does a tableau move of ``kind`` keep the hand from being used under ``reading``?"""
-    if reading == HAND_NO_MOVE:
-        return kind != SPACE_SHIFT
-    return kind == TO_FOUNDATION or kind == REVEAL or kind == UNCOVER or kind == EMPTY_PILE
+CYCLE_TURNS = V_GAME + 2  # hand states seen since the last move other than a turn
 
 
 @kernel(inline="always")
@@ -109,7 +102,16 @@ def turn_hand(piles, lens, down):
 
 @kernel
 def generate(piles, lens, down, vars, rules, moves):
-    """Tableau moves (kept while only the hand turns), the turned card's moves, then the turn."""
+    """A turned card that fits goes up or onto a pile, and nothing else may be done; otherwise
+    the tableau moves (kept while only the hand turns), then the next turn."""
+    if lens[TURNED] > 0:
+        n = gen_to_foundation(piles, lens, down, TURNED, TURNED + 1, F0, 1, ACE, SUCC_UP, 13,
+                              WASTE_TO_FOUNDATION, moves, 0)
+        n = gen_card_to_tableau(piles, lens, down, TURNED, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
+                                SPACE_KINGS, WASTE_TO_TABLEAU, moves, n)
+        if n > 0:
+            vars[V_MOVES_KEPT] = 0  # the kept tableau moves were written over
+            return n
     if vars[V_MOVES_KEPT] > 0:
         n = vars[V_MOVES_KEPT] - 1
     else:
@@ -118,16 +120,7 @@ def generate(piles, lens, down, vars, rules, moves):
         n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
                               SUCC_UP, SPACE_KINGS, F0, 1, ACE, SUCC_UP, 13, moves, n)
         vars[V_MOVES_KEPT] = n + 1
-        vars[HAND_BLOCKED] = 0
-        for i in range(n):
-            if blocks_hand(moves[i, M_KIND], rules[R_HAND_WHEN]):
-                vars[HAND_BLOCKED] = 1
-                break
-    if lens[TURNED] > 0:
-        n = gen_to_foundation(piles, lens, down, TURNED, TURNED + 1, F0, 1, ACE, SUCC_UP, 13,
-                              WASTE_TO_FOUNDATION, moves, n)
-        n = gen_card_to_tableau(piles, lens, down, TURNED, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
-                                SPACE_KINGS, WASTE_TO_TABLEAU, moves, n)
+        vars[HAND_BLOCKED] = holds_back(moves, n, rules[R_HAND_WHEN])
     cards = lens[HAND] + lens[TURNED]
     if vars[HAND_BLOCKED] or cards == 0:
         return n
@@ -147,8 +140,9 @@ def apply(piles, lens, down, vars, rules, move, rng):
     src, dst = move[1], move[2]
     progress = apply_transfer(piles, lens, down, vars, move, F0, NF) or src == TURNED or (
         F0 <= dst < F0 + NF)
-    if progress:
-        vars[CYCLE_TURNS] = 1 if lens[TURNED] > 0 else 0  # a turned card counts as seen
+    # Any move but a turn may make a card fit that fitted nowhere when it came up, so the cycle
+    # is counted again from here (a card lying turned counts as seen).
+    vars[CYCLE_TURNS] = 1 if lens[TURNED] > 0 else 0
     if vars[V_FOUNDATION] == 52:
         vars[V_WON] = 1
     return progress
@@ -172,4 +166,5 @@ GAME = Game(
     apply=apply,
     foundation_piles=tuple(range(F0, F0 + NF)),
     var_names={"cycle_turns": CYCLE_TURNS},
+    rules_version=2,  # r2: a turned card that fits must be played
 )
