@@ -1,6 +1,10 @@
 """The 12x5 game (Mendelev, RULES.md §10; name unknown): 104 cards, 60 face up in 12 columns of
 5, aces out and duplicate kings sent under the stock before play, single cards built down in
-suit, a one-card stock with four passes."""
+suit, a one-card stock with four passes.
+
+«Когда использован весь ряд, на его место можно положить карту из колоды»: a used-up column
+takes a card from the stock (``space_from``): by default the card just turned from it (on the
+waste top, not yet covered), not an older waste card exposed again."""
 
 from __future__ import annotations
 
@@ -32,19 +36,20 @@ from simsol.engine.piles import (
 from simsol.games.base import Game
 from simsol.rules import Option
 
-SPACE_SOURCES = ("waste", "stock")
+SPACE_SOURCES = ("turned", "waste", "stock")
 OPTIONS = (
     Option("redeals", 3, "times the waste may be turned over (none = unlimited)",
            values=tuple(range(21)), none_ok=True),
-    Option("space_from", "waste", "what fills a used-up column: the waste top (the card just "
-           "turned from the stock), or the stock's next card dealt straight into it",
+    Option("space_from", "turned", "what fills a used-up column: the card just turned from the "
+           "stock while it lies uncovered on the waste (book: «карту из колоды»), any waste top "
+           "(an older card exposed again too), or the stock's next card dealt straight into it",
            choices=SPACE_SOURCES),
 )
 R_REDEALS, R_SPACE_FROM = range(len(OPTIONS))
-SPACE_FROM_WASTE, SPACE_FROM_STOCK = range(len(SPACE_SOURCES))
+SPACE_FROM_TURNED, SPACE_FROM_WASTE, SPACE_FROM_STOCK = range(len(SPACE_SOURCES))
 
 PRESETS = {"book": {}}
-PRESET_DOCS = {"book": "one card at a time, four passes, spaces filled from the waste top"}
+PRESET_DOCS = {"book": "one card at a time, four passes, spaces filled with the card just turned"}
 
 MOVE_KINDS = PILE_MOVE_KINDS + ("stock_to_space",)
 STOCK_TO_SPACE = len(PILE_MOVE_KINDS)
@@ -54,6 +59,7 @@ F0, NF = 2, 8
 T0, NT, ROWS = 10, 12, 5
 PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
+JUST_TURNED = V_GAME  # 1 while the waste top is the card last turned from the stock
 KEPT_KING = V_GAME + 1  # during setup: per suit, the cell of the king that stays (-1: none yet)
 TOPS_TAKE = V_GAME + 5  # with the kept moves: a bit per face (card % 52) a column top takes
 SPACES = V_GAME + 6  # with the kept moves: the number of empty columns
@@ -142,7 +148,9 @@ def generate(piles, lens, down, vars, rules, moves):
                 tops_take |= 1 << (piles[p, lens[p] - 1] % 52 - 1)
         vars[TOPS_TAKE] = tops_take
         vars[SPACES] = spaces
-    from_waste = rules[R_SPACE_FROM] == SPACE_FROM_WASTE
+    reading = rules[R_SPACE_FROM]
+    from_waste = reading == SPACE_FROM_WASTE or (reading == SPACE_FROM_TURNED
+                                                 and vars[JUST_TURNED] == 1)
     if lens[WASTE_PILE] > 0:
         card = piles[WASTE_PILE, lens[WASTE_PILE] - 1]
         n = gen_to_foundation(piles, lens, down, WASTE_PILE, WASTE_PILE + 1, F0, 2, ACE, SUCC_UP,
@@ -151,7 +159,7 @@ def generate(piles, lens, down, vars, rules, moves):
             n = gen_card_to_tableau(piles, lens, down, WASTE_PILE, T0, NT, SAME_SUIT, SUCC_UP,
                                     SPACE_ANY if from_waste else SPACE_NONE, WASTE_TO_TABLEAU,
                                     moves, n)
-    if not from_waste and lens[STOCK_PILE] > 0 and vars[SPACES] > 0:
+    if reading == SPACE_FROM_STOCK and lens[STOCK_PILE] > 0 and vars[SPACES] > 0:
         for p in range(T0, T0 + NT):
             if lens[p] == 0:
                 n = add_move(moves, n, STOCK_TO_SPACE, STOCK_PILE, p, 1, -1)
@@ -163,9 +171,12 @@ def generate(piles, lens, down, vars, rules, moves):
 def apply(piles, lens, down, vars, rules, move, rng):
     if move[0] == STOCK:
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
+        vars[JUST_TURNED] = move[1] == STOCK_PILE
         return False
     vars[V_MOVES_KEPT] = 0
     src = move[1]
+    if src == WASTE_PILE:
+        vars[JUST_TURNED] = 0  # the card below was turned before it
     apply_transfer(piles, lens, down, vars, move, F0, NF)
     down[STOCK_PILE] = lens[STOCK_PILE]
     if vars[V_FOUNDATION] == 104:
@@ -190,4 +201,6 @@ GAME = Game(
     generate=generate,
     apply=apply,
     foundation_piles=tuple(range(F0, F0 + NF)),
+    var_names={"just_turned": JUST_TURNED},
+    rules_version=2,  # r2: a space takes the card just turned, not an older waste card
 )
