@@ -8,9 +8,10 @@ replaced from it.
 State model.  Each column is one pile: its sealed pack face down at the bottom (``down[p]``
 cards), the original card face up on it and what is built on that.  ``vars[UNSEALED]`` has a
 bit per column whose original column has been used up; from then on, while face-down cards
-remain under it, the column's single face-up card is a *turned pack card*: it may leave (to a
-foundation, onto a column or into a space) but nothing is built on it, and when it has left the
-next pack card is turned.  The pack's last card, once turned (``down[p] == 0``), is an ordinary
+remain under it, the column's single face-up card is a *turned pack card*: it may leave to a
+foundation or onto a column («кладем ее на базовую или на один из вспомогательных столбцов»;
+into a space only with ``pack_card_to_space``) but nothing is built on it, and when it has left
+the next pack card is turned.  The pack's last card, once turned (``down[p] == 0``), is an ordinary
 column; when that is used up too, its place takes any free card.
 
 The book says of a used-up column built on an original card "его место остается пустым" (its
@@ -21,7 +22,10 @@ with ``pack=0``), marked in ``vars[PACKLESS]``: used up, its place stays empty f
 free card (``takes-any``).
 
 The rescue is a ``stock`` move (waste -> stock) offered once the stock is out; the three reserve
-places then refill from the turned-over waste, which is no longer turned to a waste.  Greedy
+places then refill from the turned-over waste, which is no longer turned to a waste.  «Если ни
+одной из этих трех карт выложить уже нельзя, пасьянс не вышел»: once no reserve card can be
+played the game is lost, whatever the columns could still do (``reserve_end``); when the reserve
+is used up to its last card, the columns play on.  Greedy
 never loops: of the moves between columns it plays only those that turn a pack card
 (``reveal``), free a card for a foundation (``uncover``) or empty a column that then takes any
 card (``empty_pile``); a single card shuttled between columns is ``tableau_other`` or
@@ -69,7 +73,9 @@ from simsol.rules import Option
 
 USED_UP_READINGS = ("stays-empty", "takes-any")
 STAYS_EMPTY, TAKES_ANY = range(len(USED_UP_READINGS))
-# Both games read these two options at these indices; Little Piano adds ``pack`` after them.
+RESERVE_END_READINGS = ("no-reserve-move", "no-move")
+NO_RESERVE_MOVE, NO_MOVE = range(len(RESERVE_END_READINGS))
+# Both games read these options at these indices; Little Piano adds ``pack`` after them.
 SHARED_OPTIONS = (
     Option("last_reserve", True, "when the stock is out the waste is turned over once (order "
            "kept) and three of its cards lie face up, each used one replaced from it",
@@ -77,8 +83,15 @@ SHARED_OPTIONS = (
     Option("used_up_column", "stays-empty", "what the place of a used-up column dealt without a "
            "sealed pack takes: nothing (the book: 'its place stays empty') or any free card "
            "(as a used-up pack's place)", choices=USED_UP_READINGS),
+    Option("reserve_end", "no-reserve-move", "when the game after the rescue is lost: as soon "
+           "as none of the three reserve cards can be played (book: «Если ни одной из этих трех "
+           "карт выложить уже нельзя, пасьянс не вышел»), or only when nothing at all can move "
+           "(the columns play on)", choices=RESERVE_END_READINGS),
+    Option("pack_card_to_space", False, "a turned pack card may also go into an empty place; "
+           "off (book): to a foundation or onto a column only («кладем ее на базовую или на "
+           "один из вспомогательных столбцов»)", boolean=True),
 )
-R_LAST_RESERVE, R_USED_UP, R_PACK = 0, 1, 2
+R_LAST_RESERVE, R_USED_UP, R_RESERVE_END, R_PACK_TO_SPACE, R_PACK = range(5)
 
 STOCK_PILE, WASTE = 0, 1
 R0, NR = 2, 3
@@ -171,7 +184,9 @@ def gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves):
         if lens[src] > down[src]:
             kind = column_move_kind(piles, lens, down, vars, rules, src)
             space_kind = SPACE_SHIFT if lens[src] == 1 else kind
-            n = gen_to_columns(piles, lens, down, vars, src, kind, space_kind, mask, space,
+            pack_card = not takes_builds(lens, down, vars, src)
+            to_space = -1 if pack_card and not rules[R_PACK_TO_SPACE] else space
+            n = gen_to_columns(piles, lens, down, vars, src, kind, space_kind, mask, to_space,
                                moves, n)
     return n
 
@@ -179,7 +194,7 @@ def gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves):
 @kernel
 def generate(piles, lens, down, vars, rules, moves):
     """Legal moves: the columns' own (kept while only the stock moves), then the waste's and the
-    reserve's, then the stock or the rescue."""
+    reserve's, then the stock or the rescue; none once the rescue is over (``reserve_end``)."""
     kept = vars[V_MOVES_KEPT] - 1
     if kept >= 0:
         n = kept
@@ -194,6 +209,7 @@ def generate(piles, lens, down, vars, rules, moves):
         n = gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves)
         vars[V_MOVES_KEPT] = n + 1
         vars[NEED], vars[BUILD_MASK], vars[SPACE] = need, mask, space
+    columns = n
     for src in range(WASTE, R0 + NR):
         if lens[src] > 0 and (need >> (piles[src, lens[src] - 1] % 52)) & 1 == 1:
             f = foundation_for(piles[src, lens[src] - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13)
@@ -207,7 +223,10 @@ def generate(piles, lens, down, vars, rules, moves):
             n = gen_to_columns(piles, lens, down, vars, r, RESERVE_TO_TABLEAU, RESERVE_TO_TABLEAU,
                                mask, space, moves, n)
     if vars[V_REDEALS] == 0:  # after the rescue the stock only refills the reserve
-        n = gen_stock_move(lens, vars, STOCK_PILE, WASTE, 1, rules[R_LAST_RESERVE], moves, n)
+        return gen_stock_move(lens, vars, STOCK_PILE, WASTE, 1, rules[R_LAST_RESERVE], moves, n)
+    if (n == columns and rules[R_RESERVE_END] == NO_RESERVE_MOVE
+            and lens[R0] + lens[R0 + 1] + lens[R0 + 2] > 0):
+        return 0  # no reserve card can be played: the game is lost
     return n
 
 
@@ -277,4 +296,5 @@ def sealed_pack_game(name: str, title: str, options, presets: dict, preset_docs:
         apply=apply,
         foundation_piles=tuple(range(F0, F0 + NF)),
         var_names=VAR_NAMES,
+        rules_version=2,  # r2: the game ends with the last reserve; pack cards not into spaces
     )
