@@ -200,7 +200,7 @@ def command_run(args) -> None:
           f"mean {row['lost_mean_foundation']:.2f}, median {row['lost_foundation_median']:.0f}, "
           f"quartiles {row['lost_foundation_q1']:.0f}-{row['lost_foundation_q3']:.0f}")
     print(f"  ended        stuck {row['stuck']:,} · no progress {row['no_progress']:,} · "
-          f"cut by the move cap {row['capped']:,}")
+          f"gave up {row['gave_up']:,} · cut by the move cap {row['capped']:,}")
     print(f"  speed        {row['deals_per_s']:,.0f} deals/s")
 
 

@@ -10,7 +10,7 @@ One line per non-empty pile, bottom card first; a card in parentheses is face do
 
 Piles not named are empty.  ``vars`` sets counters by name (the shared ones below and the
 game's own ``var_names``); the foundation count is worked out from the foundation piles.
-Tests use this to assert exactly which moves each rule allows.
+Tests use this to assert exactly which moves each rule allows, and how a position ends.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ import numpy as np
 from simsol.cards import card_text, parse_card
 from simsol.engine import state
 from simsol.engine.binder import bind
+from simsol.engine.loop import DEFAULT_MAX_MOVES
 from simsol.engine.state import (
+    END_REASONS,
     M_CARD,
     M_COUNT,
     M_DST,
@@ -180,3 +182,18 @@ def choice(game, position: Position | str, policy: str = "greedy", preset: str |
                                                 compiled.array, compiled.make_work(game), seed,
                                                 copy.moves, game_key)
     return None if row[0] < 0 else describe(game, row)
+
+
+def play_out(game, position: Position | str, policy: str = "greedy", preset: str | None = None,
+             rules: dict | None = None, seed: int = 0,
+             max_moves: int = DEFAULT_MAX_MOVES) -> tuple[str, Position]:
+    """Play ``position`` to its end with ``policy`` through the game loop: how it ended (one of
+    ``END_REASONS``) and the final position."""
+    from simsol.policies import build_policy
+    if isinstance(position, str):
+        position = parse_position(game, position)
+    compiled = build_policy(game, policy)
+    end = bind(game, compiled.kernel).play_position(
+        position.state(), _rules_array(game, preset, rules), compiled.array,
+        compiled.make_work(game), seed, max_moves, position.moves)
+    return END_REASONS[end], position

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simsol.engine.state import END_REASONS, MOVE_CAP
+from simsol.engine.state import END_REASONS, GAVE_UP, MOVE_CAP
 from simsol.rules import SimsolError
 from simsol.stats import mcnemar, paired_difference, wilson
 from simsol.store import Store
@@ -35,8 +35,9 @@ class Results:
         return self._records[cell_id]
 
     def summary(self) -> pd.DataFrame:
-        """One row per cell: win rate and interval, foundation cards, capped games, and deals/s per
-        core (deals over the compute seconds stored with the chunks)."""
+        """One row per cell: win rate and interval, foundation cards, capped games, games the player
+        gave up with legal moves left, and deals/s per core (deals over the compute seconds stored
+        with the chunks)."""
         rows = []
         for cell in self.cells.itertuples():
             if not any(self.store.cell_dir(cell.cell).glob("deals-*.parquet")):
@@ -51,6 +52,7 @@ class Results:
                 "ci_low": low, "ci_high": high,
                 "mean_foundation": float(records["foundation"].mean()),
                 "capped": int((records["end"] == MOVE_CAP).sum()),
+                "gave_up": int((records["end"] == GAVE_UP).sum()),
                 "deals_per_s_per_core": n / seconds if seconds > 0 else float("nan"),
                 "cell": cell.cell,
             })
@@ -116,10 +118,10 @@ def headline(summary: pd.DataFrame) -> pd.DataFrame:
     frame["win rate (95% CI)"] = [
         f"{100 * r.win_rate:.2f}% ({100 * r.ci_low:.2f}–{100 * r.ci_high:.2f})"
         for r in frame.itertuples()]
-    frame = frame.rename(columns={"mean_foundation": "mean foundation",
+    frame = frame.rename(columns={"mean_foundation": "mean foundation", "gave_up": "gave up",
                                   "deals_per_s_per_core": "deals/s per core"})
     return frame[["game", "rules", "policy", "deals", "win rate (95% CI)", "mean foundation",
-                  "capped", "deals/s per core"]]
+                  "capped", "gave up", "deals/s per core"]]
 
 
 def write_report(results_path: str | Path, out: str | Path | None = None) -> Path:

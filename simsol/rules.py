@@ -5,7 +5,8 @@ preset is a few overrides; any other combination can be asked for with ``rules={
 Python or ``--rule name=value`` on the command line.  The kernels read a rule set as one int64
 array in option order (``None`` is stored as -1, a choice as its index), and every result
 carries a rules id such as ``klondike:book[draw=1]@r1`` so no number is shown without the rules
-that made it.
+that made it.  The ``rN`` is the game's own ``rules_version``, raised whenever a change to that
+game's rules code changes its results, so an old number is never taken for a new one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-RULES_VERSION = 1
 UNLIMITED = None
 
 
@@ -112,6 +112,7 @@ class RuleSet:
     preset: str
     values: tuple[tuple[str, Any], ...]
     overrides: tuple[tuple[str, Any], ...] = field(default=())
+    version: int = 1  # the game's rules_version
 
     def __getitem__(self, name: str) -> Any:
         return dict(self.values)[name]
@@ -123,7 +124,7 @@ class RuleSet:
     def id(self) -> str:
         """``game:preset[opt=value,...]@rN``: the overrides beyond the preset, sorted."""
         extra = ",".join(f"{k}={_value_text(v)}" for k, v in sorted(self.overrides))
-        return f"{self.game}:{self.preset}" + (f"[{extra}]" if extra else "") + f"@r{RULES_VERSION}"
+        return f"{self.game}:{self.preset}" + (f"[{extra}]" if extra else "") + f"@r{self.version}"
 
 
 def _value_text(value: Any) -> str:
@@ -153,7 +154,8 @@ def build_rules(game, preset: str | None = None, rules: dict | None = None) -> R
     overrides = {key: values[key] for key in asked if values[key] != base[key]}
     game.check_rules(values)
     ordered = tuple((opt.name, values[opt.name]) for opt in game.options)
-    return RuleSet(game.name, preset, ordered, tuple(sorted(overrides.items())))
+    return RuleSet(game.name, preset, ordered, tuple(sorted(overrides.items())),
+                   game.rules_version)
 
 
 def encode_rules(game, ruleset: RuleSet) -> np.ndarray:

@@ -9,10 +9,17 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from simsol.engine.streams import MAX_SEED
 from simsol.engine.binder import bind
 from simsol.engine.loop import DEFAULT_MAX_MOVES
-from simsol.engine.state import END_REASONS, MOVE_CAP, NO_PROGRESS, RECORD_DTYPE, STUCK
+from simsol.engine.state import (
+    END_REASONS,
+    GAVE_UP,
+    MOVE_CAP,
+    NO_PROGRESS,
+    RECORD_DTYPE,
+    STUCK,
+)
+from simsol.engine.streams import MAX_SEED
 from simsol.games import get_game
 from simsol.players import BASES
 from simsol.policies import Policy, build_policy
@@ -101,6 +108,7 @@ class Result:
             **self.lost_score(),
             "stuck": int((ends == STUCK).sum()),
             "no_progress": int((ends == NO_PROGRESS).sum()),
+            "gave_up": int((ends == GAVE_UP).sum()),
             "capped": self.capped,
             "deals_per_s": self.deals / self.seconds if self.seconds > 0 else float("nan"),
         }

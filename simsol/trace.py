@@ -8,11 +8,20 @@ import numpy as np
 
 from simsol.cards import HIDDEN, card_text
 from simsol.engine.binder import bind
-from simsol.engine.loop import DEFAULT_MAX_MOVES, Trace as TraceArrays
-from simsol.engine.state import END_REASONS, MOVE_COLUMNS, N_VARS, V_FOUNDATION, V_MOVES, V_PASSES
+from simsol.engine.loop import DEFAULT_MAX_MOVES
+from simsol.engine.loop import Trace as TraceArrays
+from simsol.engine.state import (
+    END_REASONS,
+    MOVE_COLUMNS,
+    N_VARS,
+    V_BEST_FOUNDATION,
+    V_FOUNDATION,
+    V_MOVES,
+    V_PASSES,
+)
 from simsol.games import get_game
 from simsol.policies import build_policy
-from simsol.positions import Move, describe
+from simsol.positions import Move, Position, describe, parse_position
 from simsol.rules import RuleSet, build_rules, encode_rules
 from simsol.runner import check_count
 
@@ -37,6 +46,17 @@ class Trace:
     @property
     def won(self) -> bool:
         return self.end == "won"
+
+    def position(self, step: int) -> Position:
+        """The position after ``step`` moves, to ask what was legal there.  Traces keep the
+        cards, not the counters: those start at zero (set the ones that matter on ``.vars``)."""
+        position = parse_position(self.game, "")
+        position.piles[:] = self.piles[step]
+        position.lens[:] = self.lens[step]
+        position.down[:] = self.down[step]
+        played = sum(int(self.lens[step, f]) for f in self.game.foundation_piles)
+        position.vars[V_FOUNDATION] = position.vars[V_BEST_FOUNDATION] = played
+        return position
 
     def cards_at(self, step: int) -> list[int]:
         """Every card id lying anywhere at ``step``, in pile order."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 from simsol.cards import card_text, parse_cards
 from simsol.engine.state import NO_PROGRESS, V_END_HINT
 from simsol.games import get_game
-from simsol.positions import moves_from, parse_position, play
+from simsol.positions import moves_from, parse_position, play, play_out
+from simsol.rules import build_rules
+from simsol.trace import trace
 
 HARP = get_game("black-harp")
 
@@ -102,6 +104,7 @@ def test_small_hands_come_round_too():
 
 def test_playing_the_turned_card_goes_on_from_the_next_and_restarts_the_cycle():
     hand = list(DEAD_HAND)
+    hand[0] = "8♠"  # no 2♠, which would fit (and have to be played) once A♠ is up
     hand[5] = "A♠"
     position = parse_position(HARP, hand_text(hand))
     assert turn_once(position) == hand[2]
@@ -129,7 +132,9 @@ def test_progress_while_a_card_lies_turned_counts_that_card_as_seen():
     assert game_turns(position) == book_turns(["2♥", "3♥", "4♥"], "5♥") == ["4♥", "3♥", "2♥"]
 
 
-def test_turned_card_may_go_to_a_foundation_or_a_pile_or_back():
+def test_a_turned_card_that_fits_must_go_to_a_foundation_or_a_pile():
+    """«Если же ни то, ни другое не получается — перекладываете наверх»: back only when it
+    fits nowhere, so no next turn is offered while it fits."""
     position = """
     hand: (2♣) (3♣)
     turned: 8♥
@@ -140,12 +145,62 @@ def test_turned_card_may_go_to_a_foundation_or_a_pile_or_back():
     assert keys(position) == {
         ("waste_to_tableau", "turned", "tableau1", 1),
         ("waste_to_tableau", "turned", "tableau2", 1),
-        ("stock", "hand", "turned", 1),
     }
     assert keys(position.replace("8♥", "8♠")) == {
         ("waste_to_foundation", "turned", "foundation1", 1),
+    }
+    assert keys(position.replace("8♥", "8♦").replace("9♣", "10♣").replace("9♠", "10♠")) == {
         ("stock", "hand", "turned", 1),
     }
+
+
+def test_nothing_else_may_be_done_while_a_fitting_card_lies_turned():
+    position = SHUTTLE.replace("hand: (2♥) (3♥) (4♥)", "hand: (2♥) (3♥)\nturned: A♥")
+    for reading in ("no-useful-move", "no-move", "any-time"):
+        assert keys(position, rules={"hand_when": reading}) == {
+            ("waste_to_foundation", "turned", "foundation2", 1)}
+
+
+def turned_away(t):
+    """The steps of trace ``t`` at which the next turn put back a card that fitted."""
+    return [step + 1 for step, move in enumerate(t.moves)
+            if move.kind == "stock" and t.lens[step, HARP.piles.index("turned")] > 0
+            and any(m.kind.startswith("waste_") for m in legal(t.position(step)))]
+
+
+def test_played_games_never_turn_a_fitting_card_away():
+    """The issue's cases: A♥ turned at step 5 and turned away at step 6 (random, seed 0, deal
+    1); 3♦ turned away at step 83 and the game lost at step 90 (lookahead, seed 2027, deal 8)."""
+    games = [trace("black-harp", policy="random", deal=deal) for deal in range(6)]
+    games.append(trace("black-harp", policy="lookahead", seed=2027, deal=8))
+    for t in games:
+        assert turned_away(t) == []
+    assert sum(m.kind == "stock" for t in games for m in t.moves) > 100
+
+
+def test_no_game_is_lost_with_a_fitting_card_passed_over():
+    """An ace in a dead hand comes up once in the hand's cycle: it goes up, whoever plays."""
+    hand = list(DEAD_HAND)
+    hand[5] = "A♥"
+    for seed in range(8):
+        end, final = play_out(HARP, hand_text(hand), policy="random", seed=seed)
+        assert end == "no progress" and card_text(final.pile("foundation2")[0]) == "A♥"
+
+
+def test_a_move_between_piles_starts_the_cycle_again():
+    """A card that fitted nowhere may fit after any other move: the hand goes round again."""
+    position = parse_position(HARP, SHUTTLE.replace("(4♥)", "(4♥) (5♥)"))
+    turn_once(position)
+    turn_once(position)
+    do(position, next(m for m in legal(position) if m.kind == "tableau_other"))
+    assert position.vars[HARP.var_names["cycle_turns"]] == 1  # the card lying turned is seen
+    hand = [card_text(c) for c in position.pile("hand")]
+    shown = game_turns(position)
+    assert shown == book_turns(hand, card_text(position.pile("turned")[0])) and len(shown) == 3
+
+
+def test_the_rules_id_says_version_2():
+    assert build_rules(HARP).id == "black-harp:book@r2"
 
 
 # The hand waits while the tableau has work: a card to a foundation, a card to turn up, a pile
@@ -228,14 +283,11 @@ def test_a_space_takes_only_a_king_with_its_retinue():
 
 def test_a_space_takes_a_turned_king_but_not_a_queen():
     position = "hand: (2♥)\ntableau1: (5♣) 4♥\nturned: K♥"
-    assert keys(position) == {("waste_to_tableau", "turned", "tableau2", 1),
-                              ("stock", "hand", "turned", 1)}
+    assert keys(position) == {("waste_to_tableau", "turned", "tableau2", 1)}
     assert keys(position.replace("K♥", "Q♥")) == {("stock", "hand", "turned", 1)}
 
 
 def test_deal_is_the_klondike_layout():
-    from simsol.trace import trace
-
     t = trace("black-harp", seed=3, deal=0)
     lens = dict(zip(HARP.piles, t.lens[0]))
     down = dict(zip(HARP.piles, t.down[0]))

@@ -20,6 +20,7 @@ def test_run_prints_win_rate_and_interval(capsys):
                        "--no-progress")
     assert code == 0
     assert "klondike:book@r1" in out and "95% CI" in out and "cut by the move cap" in out
+    assert "stuck" in out and "no progress" in out and "gave up" in out
 
 
 def test_run_json_matches_the_api(capsys):

@@ -20,7 +20,7 @@ def mix(z):
 
 
 def reference_deal(cards, seed, index):
-    """The algorithm exactly as the README and simsol.engine.streams describe it, in plain integers."""
+    """The algorithm as the README and simsol.engine.streams describe it, in plain integers."""
     key = mix((mix(seed) + (index + 1) * G2) & MASK)
     stream_key = (key + 1 * G3) & MASK
     counter = 0

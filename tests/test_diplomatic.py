@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from simsol.games import get_game
 from simsol.positions import moves_from
+from simsol.rules import build_rules
 from simsol.trace import trace
 
 DIPLOMATIC = get_game("diplomatic")
@@ -66,3 +67,19 @@ def test_the_rescue_is_in_book_and_not_in_no_rescue():
     rescue = ("stock", "waste", "stock", 2)
     assert rescue in keys(position)
     assert rescue not in keys(position, preset="no-rescue")
+
+
+def test_the_game_ends_with_the_last_reserve_and_pack_cards_keep_out_of_spaces():
+    """Little Piano's rules, read here too (tests/test_little_piano.py has them in full)."""
+    reserve_dead = "reserve1: 9♦\nfoundation1: A♠\ntableau1: 2♠\nvars: redeals=1 packless=1023"
+    assert keys(reserve_dead) == set()
+    assert keys(reserve_dead, rules={"reserve_end": "no-move"}) == {
+        ("to_foundation", "tableau1", "foundation1", 1)}
+    turned = "tableau1: (5♠) (8♥) K♣\nvars: unsealed=1"
+    assert keys(turned) == set()
+    assert keys(turned, rules={"pack_card_to_space": True}) == {
+        ("reveal", "tableau1", "tableau2", 1)}
+
+
+def test_the_rules_id_says_version_2():
+    assert build_rules(DIPLOMATIC).id == "diplomatic:book@r2"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from simsol.engine.state import NO_PROGRESS, V_END_HINT, V_FOUNDATION
 from simsol.games import get_game
 from simsol.positions import moves_from, parse_position, play
+from simsol.rules import build_rules
 from simsol.trace import trace
 
 GRANNY = get_game("grandmas-patience")
@@ -167,3 +168,45 @@ def test_building_is_down_in_alternate_colours_for_bank_cards_too():
         ("waste_to_tableau", "waste", "tableau1", 1),
         ("waste_to_tableau", "waste", "tableau3", 1),
     }
+
+
+def test_a_bank_card_goes_up_only_by_way_of_a_column():
+    """«Подкладывать тузы наверх и переносить нужные карты на них можно только снизу столбцов»:
+    the turned bank card goes onto a column (here into the space), not straight up."""
+    position = "bank: (2♦)\nwaste: A♥\ntableau1: 7♠\nfoundation1: A♠"
+    assert keys(position) == {
+        ("waste_to_tableau", "waste", "tableau2", 1),
+        ("space_shift", "tableau1", "tableau2", 1),
+        ("stock", "bank", "waste", 1),
+    }
+    assert ("waste_to_foundation", "waste", "foundation3", 1) in keys(
+        position, rules={"bank_to_foundation": True})
+    assert ("waste_to_foundation", "waste", "foundation1", 1) not in keys(
+        position.replace("A♥", "2♠"))
+    assert ("waste_to_foundation", "waste", "foundation1", 1) in keys(
+        position.replace("A♥", "2♠"), rules={"bank_to_foundation": True})
+
+
+# 5♥ goes up from a column: a useful move, which holds the bank back.
+COLUMNS_BUSY = no_spaces("""
+bank: (2♦) (3♦)
+foundation3: A♥ 2♥ 3♥ 4♥
+tableau1: 9♣ 5♥
+tableau2: 10♦ 6♠
+tableau3: 2♣""", 4)
+
+
+def test_the_bank_waits_until_the_columns_are_done():
+    """«Когда в столбцах перегруппировка завершится или зайдет в тупик, беритесь за банк»."""
+    assert keys(COLUMNS_BUSY) == {("to_foundation", "tableau1", "foundation3", 1),
+                                  ("tableau_other", "tableau1", "tableau2", 1)}
+    assert ("stock", "bank", "waste", 1) in keys(COLUMNS_BUSY, rules={"bank_when": "any-time"})
+    done = COLUMNS_BUSY.replace("foundation3: A♥ 2♥ 3♥ 4♥", "foundation3: A♥ 2♥ 3♥")
+    assert keys(done) == {("tableau_other", "tableau1", "tableau2", 1),  # 5♥ on 6♠: no use
+                          ("stock", "bank", "waste", 1)}
+    assert keys(done, rules={"bank_when": "no-move"}) == {
+        ("tableau_other", "tableau1", "tableau2", 1)}
+
+
+def test_the_rules_id_says_version_2():
+    assert build_rules(GRANNY).id == "grandmas-patience:book@r2"

@@ -156,6 +156,18 @@ def test_the_other_gather_order_starts_the_next_deal_with_the_first_pack():
     assert texts(position, "stock") == ["9♥", "8♥", "7♥", "6♥", "5♥", "4♥", "3♥", "2♥"]
 
 
+def test_the_cards_set_aside_stay_out_of_the_redeal_but_may_be_gathered_by_option():
+    """The book gathers «все вспомогательные карты и пакеты»; the set-aside cards lie apart."""
+    position = parse_position(LETTER_T, PACKS)
+    assert play(LETTER_T, position, GATHER, rules={"gather_aside": True})
+    # picked up after the packs, so at the bottom of the new stock: dealt last
+    assert texts(position, "stock") == ["10♣", "3♥", "2♥", "4♥", "7♥", "6♥", "5♥", "9♥", "8♥"]
+    assert texts(position, "aside1") == [] and position.down[0] == 9
+    only_aside = "aside1: 10♣\naside6: 4♦"
+    assert keys(only_aside) == set()
+    assert keys(only_aside, rules={"gather_aside": True}) == {GATHER.key()}
+
+
 def test_two_redeals_then_the_game_is_lost():
     assert keys(PACKS + "vars: redeals=1") == {GATHER.key()}
     assert keys(PACKS + "vars: redeals=2") == set()

@@ -10,6 +10,7 @@ from simsol.engine.layout import NEVER, P_PRIORITY
 from simsol.games import get_game
 from simsol.policies import build_policy
 from simsol.positions import moves_from, parse_position, play
+from simsol.rules import build_rules
 from simsol.trace import trace
 
 PIANO = get_game("little-piano")
@@ -35,7 +36,7 @@ def cards(position, pile):
 
 SEALED = """
 waste: 4♦
-tableau1: (5♠) (K♥) (9♣) 8♦
+tableau1: (5♠) (8♥) (9♣) 8♦
 tableau2: 9♠
 tableau3: 10♥
 tableau4: 7♣
@@ -48,26 +49,38 @@ def test_a_sealed_pack_turns_one_card_at_a_time_and_is_not_built_on_until_its_la
     # the original card takes builds; moving it away uses its column up and unseals the pack
     assert onto(position, "tableau1") == {("empty_pile", "tableau4", "tableau1", 1)}
     assert play(PIANO, position, move(position, "tableau1", "tableau2"))
-    assert cards(position, "tableau1") == ["5♠", "K♥", "9♣"]
+    assert cards(position, "tableau1") == ["5♠", "8♥", "9♣"]
     assert position.face_down("tableau1") == 2
     assert position.vars[UNSEALED] == 1
     # 9♣ is turned: it may leave, but nothing (not even 8♦) is built on it
     assert onto(position, "tableau1") == set()
     assert {k for k in keys(position) if k[1] == "tableau1"} == {
-        ("reveal", "tableau1", "tableau3", 1), ("reveal", "tableau1", "tableau6", 1)}
+        ("reveal", "tableau1", "tableau3", 1)}
     # only once it has left is the next card turned
     assert play(PIANO, position, move(position, "tableau1", "tableau3"))
-    assert (cards(position, "tableau1"), position.face_down("tableau1")) == (["5♠", "K♥"], 1)
-    assert onto(position, "tableau1") == set()  # Q♣ may not go on the turned K♥
-    play(PIANO, position, move(position, "tableau1", "tableau6"))
+    assert (cards(position, "tableau1"), position.face_down("tableau1")) == (["5♠", "8♥"], 1)
+    assert onto(position, "tableau1") == set()  # 7♣ may not go on the turned 8♥
+    play(PIANO, position, move(position, "tableau1", "tableau3"))  # 8♥ on 9♣
     # the pack's last card, turned, is an ordinary column
     assert (cards(position, "tableau1"), position.face_down("tableau1")) == (["5♠"], 0)
     assert onto(position, "tableau1") == {("waste_to_tableau", "waste", "tableau1", 1)}
     # used up completely, the pack's place takes any free card
-    play(PIANO, position, move(position, "tableau1", "tableau7"))
+    play(PIANO, position, move(position, "tableau1", "tableau6"))
     assert ("waste_to_tableau", "waste", "tableau1", 1) in onto(position, "tableau1")
     assert ("tableau_other", "tableau2", "tableau1", 1) in onto(position, "tableau1")  # 8♦
     assert ("waste_to_tableau", "waste", "tableau1", 1) not in keys(SEALED.replace("8♦", "6♦"))
+
+
+def test_a_turned_pack_card_goes_into_a_space_only_by_option():
+    """«кладем ее на базовую или на один из вспомогательных столбцов»: a foundation or a
+    column, not an empty place."""
+    position = "tableau1: (5♠) (8♥) K♣\ntableau2: 9♠\nvars: unsealed=1"
+    assert {k for k in keys(position) if k[1] == "tableau1"} == set()
+    assert {k for k in keys(position, rules={"pack_card_to_space": True}) if k[1] == "tableau1"} \
+        == {("reveal", "tableau1", "tableau3", 1)}
+    # the original card on a sealed pack is a column's card: it may go into a space
+    original = "tableau1: (5♠) (8♥) K♣\ntableau2: 9♠"
+    assert ("reveal", "tableau1", "tableau3", 1) in keys(original)
 
 
 def test_a_turned_pack_card_may_go_to_a_foundation_and_the_next_turns():
@@ -203,6 +216,31 @@ def test_last_reserve_turns_the_waste_over_in_order_and_keeps_three_cards_free()
     assert cards(position, "reserve1") == []  # the deck is out: the reserve dwindles
 
 
+# After the rescue: 2♠ could go up from a column, but no reserve card can be played.
+RESERVE_DEAD = """
+reserve1: 9♦
+reserve2: 2♣
+foundation1: A♠
+tableau1: 2♠
+tableau2: K♥
+vars: redeals=1 packless=1023
+"""
+
+
+def test_the_game_is_lost_once_no_reserve_card_can_be_played():
+    """«Если ни одной из этих трех карт выложить уже нельзя, пасьянс не вышел»."""
+    assert keys(RESERVE_DEAD) == set()
+    assert keys(RESERVE_DEAD, rules={"reserve_end": "no-move"}) == {
+        ("to_foundation", "tableau1", "foundation1", 1)}
+    # 3♠ could follow 2♠ up, but only after a column move: the game is lost all the same
+    assert keys(RESERVE_DEAD.replace("9♦", "3♠")) == set()
+    playable = RESERVE_DEAD.replace("9♦", "Q♠")  # Q♠ on K♥
+    assert keys(playable) == {("to_foundation", "tableau1", "foundation1", 1),
+                              ("reserve_to_tableau", "reserve1", "tableau2", 1)}
+    used_up = "foundation1: A♠\ntableau1: 2♠\ntableau2: K♥\nvars: redeals=1 packless=1023"
+    assert keys(used_up) == {("to_foundation", "tableau1", "foundation1", 1)}  # columns play on
+
+
 def test_the_game_is_lost_when_nothing_in_the_last_reserve_or_elsewhere_moves():
     position = "reserve1: 9♦\nreserve3: 2♣\ntableau1: K♠\nvars: redeals=1 packless=1023"
     assert keys(position) == set()
@@ -225,3 +263,7 @@ def test_the_waste_is_not_refilled_when_its_top_is_played():
     position = parse_position(PIANO, "stock: (2♣)\nwaste: 3♦\ntableau1: 4♠")
     play(PIANO, position, move(position, "waste", "tableau1"))
     assert cards(position, "waste") == [] and position.face_down("stock") == 1
+
+
+def test_the_rules_id_says_version_2():
+    assert build_rules(PIANO).id == "little-piano:book@r2"

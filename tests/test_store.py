@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import simsol
+from simsol.engine.state import END_REASONS
 from simsol.experiments import load_spec, run_experiment
 from simsol.report import write_report
 from simsol.rules import SimsolError
@@ -140,6 +141,8 @@ def test_report_writes_tables_and_plots(spec, tmp_path):
     records = Store(tmp_path / "e").records("klondike__book__greedy")
     assert row.wins == records["won"].sum() and row.deals == 120
     assert (row.ci_low, row.ci_high) == pytest.approx(wilson(int(row.wins), 120))
+    assert row.gave_up == (records["end"] == END_REASONS.index("gave up")).sum()
+    assert "| gave up |" in (out / "summary.md").read_text()
     comparisons = pd.read_csv(out / "comparisons.csv")
     assert set(comparisons.compares) == {"rules", "policy"}
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from simsol.cards import card_text
-from simsol.engine.streams import N_STREAMS, init_streams
 from simsol.engine.binder import bind
 from simsol.engine.state import V_PASSES, V_REDEALS
-from simsol.players import SIMPLE
+from simsol.engine.streams import N_STREAMS, init_streams
 from simsol.games import get_game
-from simsol.positions import moves_from, parse_position
+from simsol.players import SIMPLE
+from simsol.positions import choice, moves_from, parse_position
 from simsol.rules import build_rules, encode_rules
 from simsol.trace import trace
 
@@ -83,13 +83,77 @@ def test_a_space_takes_any_exposed_card():
     }
 
 
+# Nothing can move: every column a King, no space.
+KINGS = "\n".join(f"tableau{i + 1}: K{suit}" for i, suit in enumerate("♠♠♥♥♣♣♦♦"))
+REDEAL = ("stock", "pack", "tableau1", 0)
+
+
 def test_the_redeal_is_offered_until_two_are_used():
-    position = "tableau1: K♠ 10♦"
-    assert ("stock", "pack", "tableau1", 0) in keys(position)
-    assert ("stock", "pack", "tableau1", 0) in keys(position + "\nvars: redeals=1")
-    assert ("stock", "pack", "tableau1", 0) not in keys(position + "\nvars: redeals=2")
-    assert ("stock", "pack", "tableau1", 0) in keys(position + "\nvars: redeals=2",
-                                                     rules={"redeals": 3})
+    assert REDEAL in keys(KINGS)
+    assert REDEAL in keys(KINGS + "\nvars: redeals=1")
+    assert REDEAL not in keys(KINGS + "\nvars: redeals=2")
+    assert REDEAL in keys(KINGS + "\nvars: redeals=2", rules={"redeals": 3})
+
+
+def test_the_redeal_waits_until_no_card_can_move():
+    """«Когда переложить уже ничего нельзя»: not while a card can go up or onto a column."""
+    to_foundation = KINGS.replace("tableau8: K♦", "tableau8: K♦ 7♠") + "\nfoundation1: A♠"
+    assert keys(to_foundation) == {("to_foundation", "tableau8", "foundation1", 1)}
+    # Q♦ may go on a black King, freeing nothing: as in the issue's deal 1, where greedy redealt
+    onto_column = KINGS.replace("tableau8: K♦", "tableau8: K♦ Q♦")
+    assert keys(onto_column) == {("tableau_other", "tableau8", f"tableau{i}", 1)
+                                 for i in (1, 2, 5, 6)}
+    for position in (to_foundation, onto_column):
+        assert REDEAL in keys(position, rules={"redeal_when": "any-time"})
+    assert REDEAL not in keys(to_foundation, rules={"redeal_when": "no-useful-move"})
+    assert REDEAL in keys(onto_column, rules={"redeal_when": "no-useful-move"})
+
+
+def test_a_lone_card_shifting_into_a_space_does_not_hold_the_redeal_back():
+    position = KINGS.replace("tableau8: K♦", "")
+    assert keys(position) == {("space_shift", f"tableau{i}", "tableau8", 1)
+                              for i in range(1, 8)} | {REDEAL}
+
+
+def test_a_build_that_frees_a_seven_for_its_ace_is_uncover():
+    """A→7 is the foundations' succession: freeing the 7 frees a card for a foundation."""
+    position = """
+    foundation1: A♠
+    tableau1: K♥ 7♠ 8♦
+    tableau2: 9♣
+    tableau3: K♠
+    tableau4: K♥
+    tableau5: K♣
+    tableau6: K♣
+    tableau7: K♦
+    tableau8: K♦
+    """
+    assert keys(position) == {("uncover", "tableau1", "tableau2", 1)}
+    assert choice(STRATA, position).key() == ("uncover", "tableau1", "tableau2", 1)
+
+
+def position_at(t, step):
+    """The position of trace ``t`` after ``step`` moves, with the redeals used so far."""
+    position = t.position(step)
+    position.vars[V_REDEALS] = sum(m.kind == "stock" for m in t.moves[:step])
+    return position
+
+
+def test_played_games_redeal_only_when_no_card_can_move():
+    """The issue's case: deal 0 played at random redealt at move 13 with 8♣ fitting its
+    foundation.  Every redeal of these games comes when nothing else but a shift can move."""
+    redeals = 0
+    for deal in range(4):
+        t = trace("strata", policy="random", deal=deal)
+        for step, move in enumerate(t.moves):
+            if move.kind == "stock":
+                redeals += 1
+                assert {k[0] for k in keys(position_at(t, step))} <= {"stock", "space_shift"}
+    assert redeals > 0
+
+
+def test_the_rules_id_says_version_2():
+    assert build_rules(STRATA).id == "strata:book@r2"
 
 
 LEFT = """
@@ -102,8 +166,10 @@ tableau4: J♦ 10♠
 
 
 def redeal(rules=None, index=0):
-    """The columns after one redeal of LEFT, playing the game stream of deal ``index``."""
+    """The columns after one redeal of LEFT, playing the game stream of deal ``index`` (LEFT has
+    moves left: the redeal is taken as if any time would do)."""
     position = parse_position(STRATA, LEFT)
+    rules = {"redeal_when": "any-time"} | (rules or {})
     encoded = encode_rules(STRATA, build_rules(STRATA, "book", rules))
     rows = position.legal_rows(encoded)
     move = next(row for row in rows if STRATA.move_kinds[row[0]] == "stock")

@@ -7,8 +7,8 @@ from collections import Counter
 import numpy as np
 
 from simsol.cards import card_text, parse_card
-from simsol.engine.streams import deal
 from simsol.engine.state import V_FOUNDATION, V_GAME
+from simsol.engine.streams import deal
 from simsol.games import get_game
 from simsol.positions import Move, moves_from, parse_position, play
 from simsol.rules import build_rules, encode_rules
@@ -91,24 +91,47 @@ def test_single_cards_build_down_in_the_same_suit():
 
 SPACE = """
 stock: (3♣) (K♥)
-waste: 9♦
+waste: 8♣ 9♦
 tableau1: 5♣
 """
+JUST_TURNED = SPACE + "vars: just_turned=1"
 
 
-def test_a_used_up_column_takes_the_waste_top():
-    assert keys(SPACE) == {("waste_to_tableau", "waste", "tableau2", 1),
-                           ("stock", "stock", "waste", 1)}
+def test_a_used_up_column_takes_the_card_just_turned():
+    """«на его место можно положить карту из колоды»: the card just turned from the stock."""
+    assert keys(JUST_TURNED) == {("waste_to_tableau", "waste", "tableau2", 1),
+                                 ("stock", "stock", "waste", 1)}
+    position = parse_position(TWELVE, SPACE)
+    play(TWELVE, position, Move("stock", "stock", "waste", 1, ""))
+    assert texts(position, "waste")[-1] == "K♥"
+    assert ("waste_to_tableau", "waste", "tableau2", 1) in keys(position)
+
+
+def test_not_an_older_waste_card_exposed_again():
+    assert keys(SPACE) == {("stock", "stock", "waste", 1)}
+    position = parse_position(TWELVE, JUST_TURNED.replace("tableau1: 5♣", "tableau1: 10♦"))
+    play(TWELVE, position, Move("waste_to_tableau", "waste", "tableau1", 1, "9♦"))
+    assert texts(position, "waste") == ["8♣"]
+    assert ("waste_to_tableau", "waste", "tableau2", 1) not in keys(position)
+
+
+def test_or_by_option_any_waste_top():
+    assert keys(SPACE, rules={"space_from": "waste"}) == {
+        ("waste_to_tableau", "waste", "tableau2", 1), ("stock", "stock", "waste", 1)}
 
 
 def test_or_by_option_the_next_stock_card():
-    assert keys(SPACE, rules={"space_from": "stock"}) == {
+    assert keys(JUST_TURNED, rules={"space_from": "stock"}) == {
         ("stock_to_space", "stock", "tableau2", 1), ("stock", "stock", "waste", 1)}
     position = parse_position(TWELVE, SPACE)
     move = Move("stock_to_space", "stock", "tableau2", 1, "")
     assert play(TWELVE, position, move, rules={"space_from": "stock"})
     assert texts(position, "tableau2") == ["K♥"] and position.down[1] == 0
     assert texts(position, "stock") == ["3♣"] and position.down[0] == 1
+
+
+def test_the_rules_id_says_version_2():
+    assert build_rules(TWELVE).id == "twelve-by-five:book@r2"
 
 
 def test_four_passes():

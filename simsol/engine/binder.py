@@ -58,6 +58,7 @@ class Entries:
     trace_deal: Callable
     legal_moves: Callable
     pick_move: Callable
+    play_position: Callable
     apply_move: Callable
 
 

@@ -24,7 +24,9 @@ from typing import NamedTuple
 import numpy as np
 
 from simsol.engine.binder import _unbound, entry_template, template
+from simsol.engine.jit import allocating, kernel
 from simsol.engine.state import (
+    GAVE_UP,
     MAX_MOVES_LISTED,
     MOVE_CAP,
     MOVE_COLUMNS,
@@ -43,7 +45,6 @@ from simsol.engine.state import (
     new_position,
 )
 from simsol.engine.streams import GAME_STREAM, N_STREAMS, deal_into, init_streams
-from simsol.engine.jit import allocating, kernel
 
 # Moves without progress before a game is cut as looping ("no progress").
 IDLE_CAP = 1000
@@ -106,11 +107,22 @@ def play_deal(deck, rules, policy, pos, moves, rng, work, max_moves, trace):
     """Play one dealt deck to its end and return the end reason; ``pos.vars`` holds the counts."""
     clear_position(pos)
     game_setup(deck, rules, pos, rng)
-    vars = pos.vars
-    vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
-    tracing = trace.moves.shape[0] > 0
-    if tracing:
+    pos.vars[V_BEST_FOUNDATION] = pos.vars[V_FOUNDATION]
+    if trace.moves.shape[0] > 0:
         snapshot(0, pos, trace)
+    return play_on(rules, policy, pos, moves, rng, work, max_moves, trace)
+
+
+@template
+def play_on(rules, policy, pos, moves, rng, work, max_moves, trace):
+    """Play ``pos`` to its end and return the end reason.
+
+    No listed move: the game's hint ("stuck", or "no progress" when it refused a redeal or a
+    turn for lack of progress).  Moves listed but the policy plays none of them: "gave up", so
+    that "stuck" always means the rules allow no move.
+    """
+    vars = pos.vars
+    tracing = trace.moves.shape[0] > 0
     idle = 0
     while True:
         if is_won(pos):
@@ -121,7 +133,7 @@ def play_deal(deck, rules, policy, pos, moves, rng, work, max_moves, trace):
         n = list_moves(pos, rules, moves)
         pick = player_choose(pos, rules, moves, n, policy, rng, work)
         if pick < 0:
-            return vars[V_END_HINT]
+            return vars[V_END_HINT] if n == 0 else GAVE_UP
         progress = apply_listed(pos, rules, moves[pick], rng)
         vars[V_MOVES] += 1
         if tracing:
@@ -206,6 +218,16 @@ def pick_move(pos, rules, policy, work, seed, moves, game_key):
         for c in range(MOVE_COLUMNS):
             out[c] = moves[pick, c]
     return out
+
+
+@entry_template
+def play_position(pos, rules, policy, work, seed, max_moves, moves):
+    """Play a given position to its end with a policy and return the end reason (for tests of
+    how games end); the position is left as the game ended."""
+    rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
+    init_streams(rng, seed, 0)
+    return play_on(rules, policy, pos, moves, rng, work, max_moves,
+                   no_trace(pos.lens.shape[0], pos.piles.shape[1]))
 
 
 @entry_template

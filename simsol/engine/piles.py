@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simsol.engine.jit import kernel
 from simsol.engine.state import (
     M_CARD,
     M_COUNT,
@@ -24,7 +25,6 @@ from simsol.engine.state import (
     V_PASSES,
     V_REDEALS,
 )
-from simsol.engine.jit import kernel
 
 RANK = np.array([c % 13 + 1 for c in range(256)], dtype=np.int64)
 SUIT = np.array([(c % 52) // 13 for c in range(256)], dtype=np.int64)
@@ -61,6 +61,15 @@ PILE_MOVE_KINDS = (
 (TO_FOUNDATION, WASTE_TO_FOUNDATION, RESERVE_TO_FOUNDATION, REVEAL, RESERVE_TO_TABLEAU,
  WASTE_TO_TABLEAU, UNCOVER, EMPTY_PILE, TABLEAU_OTHER, SPACE_SHIFT, FOUNDATION_TO_TABLEAU,
  STOCK) = range(len(PILE_MOVE_KINDS))
+
+# When a game offers the move it falls back on once the piles are done (Black Harp's hand,
+# Grandma's bank, Strata's redeal), read from texts such as «Когда переложить уже ничего
+# нельзя»: once no move between piles is useful (none puts a card up, turns a card, empties a
+# pile or frees a card for a foundation: a card that could only shuttle between piles does not
+# count); only when no card can move at all (a lone card shifted into a space changes nothing and
+# does not count); or at any time, as the player judges.
+WHEN_READINGS = ("no-useful-move", "no-move", "any-time")
+WHEN_NO_USEFUL_MOVE, WHEN_NO_MOVE, WHEN_ANY_TIME = range(len(WHEN_READINGS))
 
 
 @kernel(inline="always")
@@ -207,21 +216,40 @@ def gen_card_to_tableau(piles, lens, down, src, t0, nt, build, succ, space, kind
 
 @kernel(inline="always")
 def classify_tableau_move(piles, lens, down, src, start, dst_empty, f0, per_suit, base_rank,
-                          succ, full):
-    """The kind of moving ``src``'s cards from index ``start`` up."""
+                          fsucc, full):
+    """The kind of moving ``src``'s cards from index ``start`` up (``fsucc``: the foundations'
+    succession, which decides whether the card left exposed can go up)."""
     if start == down[src] and down[src] > 0:
         return REVEAL
     if start == 0:
         return SPACE_SHIFT if dst_empty else EMPTY_PILE
-    if foundation_for(piles[src, start - 1], piles, lens, f0, per_suit, base_rank, succ, full) >= 0:
+    if foundation_for(piles[src, start - 1], piles, lens, f0, per_suit, base_rank, fsucc,
+                      full) >= 0:
         return UNCOVER
     return TABLEAU_OTHER
 
 
+@kernel(inline="always")
+def holds_back(moves, n, reading):
+    """Does one of the ``n`` listed moves between piles keep the fallback move (see
+    ``WHEN_READINGS``) from being offered under ``reading``?"""
+    if reading == WHEN_ANY_TIME:
+        return False
+    for i in range(n):
+        kind = moves[i, M_KIND]
+        if reading == WHEN_NO_MOVE:
+            if kind != SPACE_SHIFT:
+                return True
+        elif kind == TO_FOUNDATION or kind == REVEAL or kind == UNCOVER or kind == EMPTY_PILE:
+            return True
+    return False
+
+
 @kernel
 def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, per_suit, base_rank,
-                      full, moves, n):
-    """Moves between tableau piles: which cards may go is ``grab``, what a space takes ``space``."""
+                      fsucc, full, moves, n):
+    """Moves between tableau piles: which cards may go is ``grab``, what a space takes ``space``;
+    ``succ`` is the tableau's succession, ``fsucc`` the foundations'."""
     mask = tops_mask(piles, lens, down, t0, nt, build)
     spaces = 0
     for p in range(t0, t0 + nt):
@@ -256,7 +284,7 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
                                                              build, succ):
                     continue
                 kind = classify_tableau_move(piles, lens, down, src, start, lens[dst] == 0,
-                                             f0, per_suit, base_rank, succ, full)
+                                             f0, per_suit, base_rank, fsucc, full)
                 n = add_move(moves, n, kind, src, dst, lens[src] - start, card)
     return n
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from simsol.engine.binder import template
 from simsol.engine.choice import HEURISTIC_SETTINGS, MODES, allowed, pick_simple
+from simsol.engine.jit import kernel
 from simsol.engine.layout import Setting, own_slots
 from simsol.engine.loop import apply_listed, is_won, list_moves  # bound per game (binder.py)
 from simsol.engine.state import (
@@ -24,7 +25,6 @@ from simsol.engine.state import (
     make_position,
 )
 from simsol.engine.streams import GAME_STREAM, N_STREAMS, POLICY_STREAM, next_word, shuffle
-from simsol.engine.jit import kernel
 
 LOOKAHEAD_SETTINGS = HEURISTIC_SETTINGS + (
     Setting("samples", 8, "sampled worlds per decision", low=1, high=10_000),

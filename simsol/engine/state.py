@@ -28,9 +28,11 @@ class Position(NamedTuple):
     vars: np.ndarray  # int64[N_VARS]: the counters
 
 
-# How a game ended (the ``end`` column of every record).
-WON, STUCK, NO_PROGRESS, MOVE_CAP = 0, 1, 2, 3
-END_REASONS = ("won", "stuck", "no progress", "move cap")
+# How a game ended (the ``end`` column of every record).  "stuck": the rules allow no move;
+# "gave up": they allow some, but the policy plays none of them.  New reasons are appended, so a
+# stored code keeps its meaning.
+WON, STUCK, NO_PROGRESS, MOVE_CAP, GAVE_UP = 0, 1, 2, 3, 4
+END_REASONS = ("won", "stuck", "no progress", "move cap", "gave up")
 
 # The shared counters.  The loop owns the ones marked (loop): no game writes them.
 SHARED_COUNTERS = (

@@ -11,7 +11,8 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   own counters, from ``game_counters``);
 * the kernels ``setup``, ``generate`` and ``apply`` and, where a part of the move list stays
   valid while only the stock moves, ``generate_stable`` and ``keeps_moves`` (engine/loop.py says
-  what each does); and ``check_rules`` where some combinations of options are refused.
+  what each does); ``check_rules`` where some combinations of options are refused; and
+  ``RULES_VERSION`` (default 1), raised whenever a change to the game's rules moves its results.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ class Game:
     ``piles`` names every pile of the state array in index order (the display groups them by the
     part before the first digit: ``tableau1``, ``tableau2`` ... form one row).
     ``foundation_piles`` are the indices whose cards count as played out; ``var_names`` names the
-    game's own counters so hand-written positions can set them.
+    game's own counters so hand-written positions can set them.  ``rules_version`` goes into
+    every rules id (``@r2``): raise it when a change to the game's rules changes its results.
     """
 
     name: str
@@ -68,6 +70,8 @@ class Game:
     foundation_piles: tuple[int, ...] = ()
     var_names: dict[str, int] = field(default_factory=dict)
     check_rules: Callable[[dict[str, Any]], None] = field(default=no_extra_checks)
+    rules_version: int = 1
+    rules_version: int = 1
 
     @property
     def n_piles(self) -> int:
@@ -93,4 +97,5 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         keeps_moves=names.get("keeps_moves", never_keeps),
         foundation_piles=tuple(names["FOUNDATIONS"]),
         var_names=counters.by_name() if counters else {},
-        check_rules=names.get("check_rules", no_extra_checks))
+        check_rules=names.get("check_rules", no_extra_checks),
+        rules_version=names.get("RULES_VERSION", 1))

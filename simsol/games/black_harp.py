@@ -4,41 +4,42 @@ stuck: two cards go from the bottom of the hand to its top, the third is turned,
 or goes back on top.
 
 The hand keeps its cards in their held order, ``piles[HAND, 0]`` the bottom; the one turned card
-lies face up in the ``turned`` pile until it is played or the next turn puts it back on top.
+lies face up in the ``turned`` pile until it is played or the next turn puts it back on top.  A
+turned card that fits a foundation or a pile must be played: «Если же ни то, ни другое не
+получается — перекладываете наверх своей кипы», it goes back only when it fits nowhere.
 Since a card that goes back lands right behind the one turned before it, the hand is a fixed
 cycle that each turn walks three cards along: with ``n`` cards, ``n / gcd(n, 3)`` turns show every
 card that can come up, and the next turn would repeat a state already seen.  So after that many
-turns without progress the turning stops and the game ends as "no progress".
+turns in a row (no other move between them, which could make a card fit) the turning stops and
+the game ends as "no progress": every card that came up fitted nowhere, the book's «замкнутый и
+безвыходный круг».
 """
 
 from __future__ import annotations
 
 from simsol.cards import ACE
-from simsol.engine.state import M_KIND, NO_PROGRESS, V_END_HINT, game_counters
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
-    EMPTY_PILE,
     GRAB_ANY_PART,
-    PILE_MOVE_KINDS,
-    REVEAL,
     SPACE_KINGS,
-    SPACE_SHIFT,
     STOCK,
     SUCC_UP,
     TO_FOUNDATION,
-    UNCOVER,
     WASTE_TO_FOUNDATION,
     WASTE_TO_TABLEAU,
+    WHEN_READINGS,
     add_move,
     apply_transfer,
     gen_card_to_tableau,
     gen_tableau_moves,
     gen_to_foundation,
-    stock_keeps_moves,
+    holds_back,
 )
+from simsol.engine.state import M_KIND, NO_PROGRESS, V_END_HINT, game_counters
+from simsol.games import klondike
 from simsol.games.base import declare
-from simsol.games.klondike import DECK, F0, FOUNDATIONS, GREEDY_ORDER, NF, NT, T0, setup
+from simsol.games.klondike import F0, NF, NT, T0
 from simsol.games.klondike import STOCK_PILE as HAND
 from simsol.games.klondike import WASTE as TURNED
 from simsol.rules import Option
@@ -46,16 +47,18 @@ from simsol.rules import Option
 NAME = "black-harp"
 TITLE = "Black Harp («Черная арфа»)"
 SOURCE = "Fikhman (seed 004)"
+RULES_VERSION = 2  # r2: a turned card that fits must be played
+DECK, FOUNDATIONS, GREEDY_ORDER = klondike.DECK, klondike.FOUNDATIONS, klondike.GREEDY_ORDER
+setup = klondike.setup  # the Klondike layout
 
-HAND_READINGS = ("no-useful-move", "no-move")
 OPTIONS = (
     Option("hand_when", "no-useful-move", "when the hand may be used: when no tableau card can go "
            "to a foundation and no move between piles turns up a card, empties a pile or frees a "
            "card for a foundation (a card that could only shuttle between two piles does not "
-           "count), or only when no card or group can move at all", choices=HAND_READINGS),
+           "count), only when no card or group can move at all, or at any time",
+           choices=WHEN_READINGS),
 )
 R_HAND_WHEN = 0
-HAND_NO_USEFUL_MOVE, HAND_NO_MOVE = range(len(HAND_READINGS))
 
 PRESETS = {"book": {}}
 PRESET_DOCS = {"book": "any part of a group moves, Kings to spaces, the hand turned every third "
@@ -63,19 +66,9 @@ PRESET_DOCS = {"book": "any part of a group moves, Kings to spaces, the hand tur
 
 PILES = ("hand", "turned") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
-# hand_blocked: 1 while a tableau move keeps the hand from being used; cycle_turns: hand states
-# seen since the last progress
-COUNTERS = game_counters("hand_blocked", "cycle_turns")
-HAND_BLOCKED, CYCLE_TURNS = COUNTERS
-keeps_moves = stock_keeps_moves
-
-
-@kernel(inline="always")
-def blocks_hand(kind, reading):
-    """Does a tableau move of ``kind`` keep the hand from being used under ``reading``?"""
-    if reading == HAND_NO_MOVE:
-        return kind != SPACE_SHIFT
-    return kind == TO_FOUNDATION or kind == REVEAL or kind == UNCOVER or kind == EMPTY_PILE
+# cycle_turns: hand states seen since the last move other than a turn
+COUNTERS = game_counters("cycle_turns")
+(CYCLE_TURNS,) = COUNTERS
 
 
 @kernel(inline="always")
@@ -108,32 +101,24 @@ def turn_hand(piles, lens, down):
 
 
 @kernel
-def generate_stable(pos, rules, moves):
-    """The tableau's own moves, and whether one of them keeps the hand from being used."""
-    piles, lens, down, vars = pos
-    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
-                          TO_FOUNDATION, moves, 0)
-    n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
-                          SUCC_UP, SPACE_KINGS, F0, 1, ACE, 13, moves, n)
-    vars[HAND_BLOCKED] = 0
-    for i in range(n):
-        if blocks_hand(moves[i, M_KIND], rules[R_HAND_WHEN]):
-            vars[HAND_BLOCKED] = 1
-            break
-    return n
-
-
-@kernel
 def generate(pos, rules, moves, n):
-    """The turned card's moves, then the turn of the hand."""
+    """A turned card that fits goes up or onto a pile, and nothing else may be done; otherwise
+    the tableau moves, then the next turn.  Nothing is kept between calls: a turn may bring up a
+    card that fits, and then the tableau's moves are not offered."""
     piles, lens, down, vars = pos
     if lens[TURNED] > 0:
         n = gen_to_foundation(piles, lens, down, TURNED, TURNED + 1, F0, 1, ACE, SUCC_UP, 13,
                               WASTE_TO_FOUNDATION, moves, n)
         n = gen_card_to_tableau(piles, lens, down, TURNED, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
                                 SPACE_KINGS, WASTE_TO_TABLEAU, moves, n)
+        if n > 0:
+            return n
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13,
+                          TO_FOUNDATION, moves, n)
+    n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
+                          SUCC_UP, SPACE_KINGS, F0, 1, ACE, SUCC_UP, 13, moves, n)
     cards = lens[HAND] + lens[TURNED]
-    if vars[HAND_BLOCKED] or cards == 0:
+    if holds_back(moves, n, rules[R_HAND_WHEN]) or cards == 0:
         return n
     if vars[CYCLE_TURNS] >= hand_cycle(cards):
         vars[V_END_HINT] = NO_PROGRESS
@@ -151,8 +136,9 @@ def apply(pos, rules, move, rng):
     src, dst = move[1], move[2]
     progress = apply_transfer(piles, lens, down, vars, move, F0, NF) or src == TURNED or (
         F0 <= dst < F0 + NF)
-    if progress:
-        vars[CYCLE_TURNS] = 1 if lens[TURNED] > 0 else 0  # a turned card counts as seen
+    # Any move but a turn may make a card fit that fitted nowhere when it came up, so the cycle
+    # is counted again from here (a card lying turned counts as seen).
+    vars[CYCLE_TURNS] = 1 if lens[TURNED] > 0 else 0
     return progress
 
 

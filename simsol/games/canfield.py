@@ -16,15 +16,6 @@ card, may return onto a pile where it builds down; never into a space.
 from __future__ import annotations
 
 from simsol.cards import STANDARD
-from simsol.engine.state import (
-    M_DST,
-    M_KIND,
-    M_SPARE,
-    M_SRC,
-    V_FOUNDATION,
-    V_PASSES,
-    game_counters,
-)
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -56,6 +47,15 @@ from simsol.engine.piles import (
     top,
     transfer,
     turn_up_top,
+)
+from simsol.engine.state import (
+    M_DST,
+    M_KIND,
+    M_SPARE,
+    M_SRC,
+    V_FOUNDATION,
+    V_PASSES,
+    game_counters,
 )
 from simsol.games.base import declare
 from simsol.rules import Option
@@ -200,7 +200,7 @@ def generate_stable(pos, rules, moves):
                                 SUCC_WRAP, SPACE_ANY, RESERVE_TO_TABLEAU, moves, n)
     grab = GRAB_TOP_OR_WHOLE if rules[R_MOVES] else GRAB_WHOLE
     n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_WRAP,
-                          SPACE_NONE, F0, 1, base, 13, moves, n)
+                          SPACE_NONE, F0, 1, base, SUCC_WRAP, 13, moves, n)
     if rules[R_WORRY]:
         n = gen_worrying_back(piles, lens, down, RESERVE, True, moves, n)
     return n

@@ -26,9 +26,9 @@ has one end, however it is played.  The tests check this deal by deal (greedy ag
 from __future__ import annotations
 
 from simsol.cards import JACK, KING, STANDARD
-from simsol.engine.state import M_CARD, M_KIND, M_SPARE, M_SRC, V_FOUNDATION, V_PASSES
 from simsol.engine.jit import kernel
 from simsol.engine.piles import RANK, add_move
+from simsol.engine.state import M_CARD, M_KIND, M_SPARE, M_SRC, V_FOUNDATION, V_PASSES
 from simsol.games.base import declare
 from simsol.rules import Option, SimsolError
 

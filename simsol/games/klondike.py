@@ -4,14 +4,12 @@ and the book's space rule (Kings only until all four Kings are placed)."""
 from __future__ import annotations
 
 from simsol.cards import ACE, STANDARD
-from simsol.engine.state import V_PASSES, game_counters
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     FOUNDATION_TO_TABLEAU,
     GRAB_ANY_PART,
     GRAB_WHOLE,
-    PILE_MOVE_KINDS,
     RANK,
     SPACE_ANY,
     SPACE_KINGS,
@@ -23,12 +21,13 @@ from simsol.engine.piles import (
     WASTE_TO_TABLEAU,
     apply_stock,
     apply_transfer,
-    stock_keeps_moves,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
+    stock_keeps_moves,
 )
+from simsol.engine.state import V_PASSES, game_counters
 from simsol.games.base import declare
 from simsol.rules import Option
 
@@ -125,7 +124,7 @@ def generate_stable(pos, rules, moves):
     grab = GRAB_ANY_PART if rules[R_PARTIAL] else GRAB_WHOLE
     space = space_rule(piles, lens, down, vars, rules[R_SPACE])
     return gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_UP, space,
-                             F0, 1, ACE, 13, moves, n)
+                             F0, 1, ACE, SUCC_UP, 13, moves, n)
 
 
 @kernel

@@ -6,6 +6,12 @@ The layout is 4 rows of 5 cells, dealt row by row.  The middle column holds the 
 other four cells of the top row the king spots, the 12 cells under the bar are auxiliary
 (``aux1`` .. ``aux12`` in reading order).  The bases are kept by suit (``ace_base1`` is the
 spades ace's base, ...): which spot of a kind a base lies on changes nothing in the game.
+
+The redeal gathers «все вспомогательные карты и пакеты, от последнего до первого, рядами справа
+налево»: the auxiliary cards and packs, row by row.  The wrong cards taken off the base spots lie
+«сбоку» (at the side) and are named apart from the auxiliary ones («Эти снятые карты, а также
+остальные, находящиеся под перекладиной буквы Т (вспомогательные)»), so by default they stay
+where they are; ``gather_aside`` gathers them too.
 """
 
 from __future__ import annotations
@@ -13,10 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from simsol.cards import ACE, DOUBLE, KING
-from simsol.engine.state import V_FOUNDATION, V_PASSES, V_REDEALS
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
-    PILE_MOVE_KINDS,
     RANK,
     RESERVE_TO_FOUNDATION,
     STOCK,
@@ -28,6 +32,7 @@ from simsol.engine.piles import (
     foundation_for,
     turn_over,
 )
+from simsol.engine.state import V_FOUNDATION, V_PASSES, V_REDEALS
 from simsol.games.base import declare
 from simsol.rules import Option
 
@@ -48,8 +53,11 @@ OPTIONS = (
     Option("gather", "last-to-first", "the order the packs are picked up before the stack is "
            "turned over: aux12 first (book), so the next deal starts with aux12's bottom card; "
            "or aux1 first, so it starts with aux1's bottom card", choices=GATHER_READINGS),
+    Option("gather_aside", False, "the cards set aside from the base spots are gathered too, "
+           "picked up after the packs (so dealt last); off (book): only «вспомогательные карты "
+           "и пакеты» are gathered, the set-aside cards stay free at the side", boolean=True),
 )
-R_REDEALS, R_SPOTS, R_GATHER = range(len(OPTIONS))
+R_REDEALS, R_SPOTS, R_GATHER, R_GATHER_ASIDE = range(len(OPTIONS))
 SPOTS_ANY, SPOTS_BY_SUIT = range(len(SPOT_READINGS))
 LAST_TO_FIRST, FIRST_TO_LAST = range(len(GATHER_READINGS))
 
@@ -150,7 +158,8 @@ def generate(pos, rules, moves, n):
     if lens[STOCK_PILE] > 0:
         return add_move(moves, n, STOCK, STOCK_PILE, AUX0, 0, -1)
     if vars[V_REDEALS] < rules[R_REDEALS]:
-        for p in range(AUX0, AUX0 + NAUX):
+        first = ASIDE0 if rules[R_GATHER_ASIDE] else AUX0  # the aside piles lie just below
+        for p in range(first, AUX0 + NAUX):
             if lens[p] > 0:
                 return add_move(moves, n, STOCK, AUX0, STOCK_PILE, 0, -1)
     return n
@@ -167,12 +176,16 @@ def deal_twelve(piles, lens, down):
 
 
 @kernel
-def gather(piles, lens, down, vars, order):
-    """Pick the packs up face up one onto another, turn the stack over: it is the new stock.
+def gather(piles, lens, down, vars, order, aside):
+    """Pick the packs up face up one onto another (then, with ``aside``, the cards set aside),
+    turn the stack over: it is the new stock.
 
     Turning the stack over reverses it, so the stock is the packs each read top to bottom,
-    the last one picked up first.
+    the last one picked up first: the set-aside cards, picked up last, lie at its bottom.
     """
+    if aside:
+        for p in range(ASIDE0, ASIDE0 + NASIDE):
+            turn_over(piles, lens, p, STOCK_PILE, lens[p])
     for i in range(NAUX):
         p = AUX0 + i if order == LAST_TO_FIRST else AUX0 + NAUX - 1 - i
         turn_over(piles, lens, p, STOCK_PILE, lens[p])
@@ -188,7 +201,7 @@ def apply(pos, rules, move, rng):
         if move[1] == STOCK_PILE:
             deal_twelve(piles, lens, down)
         else:
-            gather(piles, lens, down, vars, rules[R_GATHER])
+            gather(piles, lens, down, vars, rules[R_GATHER], rules[R_GATHER_ASIDE])
         return True
     apply_transfer(piles, lens, down, vars, move, ACE_BASE0, 8)
     return True

@@ -8,9 +8,10 @@ replaced from it.
 State model.  Each column is one pile: its sealed pack face down at the bottom (``down[p]``
 cards), the original card face up on it and what is built on that.  ``vars[UNSEALED]`` has a
 bit per column whose original column has been used up; from then on, while face-down cards
-remain under it, the column's single face-up card is a *turned pack card*: it may leave (to a
-foundation, onto a column or into a space) but nothing is built on it, and when it has left the
-next pack card is turned.  The pack's last card, once turned (``down[p] == 0``), is an ordinary
+remain under it, the column's single face-up card is a *turned pack card*: it may leave to a
+foundation or onto a column («кладем ее на базовую или на один из вспомогательных столбцов»;
+into a space only with ``pack_card_to_space``) but nothing is built on it, and when it has left
+the next pack card is turned.  The pack's last card, once turned (``down[p] == 0``), is an ordinary
 column; when that is used up too, its place takes any free card.
 
 The book says of a used-up column built on an original card "его место остается пустым" (its
@@ -21,7 +22,10 @@ with ``pack=0``), marked in ``vars[PACKLESS]``: used up, its place stays empty f
 free card (``takes-any``).
 
 The rescue is a ``stock`` move (waste -> stock) offered once the stock is out; the three reserve
-places then refill from the turned-over waste, which is no longer turned to a waste.  Greedy
+places then refill from the turned-over waste, which is no longer turned to a waste.  «Если ни
+одной из этих трех карт выложить уже нельзя, пасьянс не вышел»: once no reserve card can be
+played the game is lost, whatever the columns could still do (``reserve_end``); when the reserve
+is used up to its last card, the columns play on.  Greedy
 never loops: of the moves between columns it plays only those that turn a pack card
 (``reveal``), free a card for a foundation (``uncover``) or empty a column that then takes any
 card (``empty_pile``); a single card shuttled between columns is ``tableau_other`` or
@@ -31,12 +35,10 @@ card (``empty_pile``); a single card shuttled between columns is ``tableau_other
 from __future__ import annotations
 
 from simsol.cards import ACE, DOUBLE
-from simsol.engine.state import V_FOUNDATION, V_PASSES, V_REDEALS, game_counters
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     EMPTY_PILE,
-    PILE_MOVE_KINDS,
     RESERVE_TO_FOUNDATION,
     RESERVE_TO_TABLEAU,
     REVEAL,
@@ -58,12 +60,15 @@ from simsol.engine.piles import (
     transfer,
     wanted_key,
 )
+from simsol.engine.state import V_FOUNDATION, V_PASSES, V_REDEALS, game_counters
 from simsol.games.base import declare
 from simsol.rules import Option
 
 USED_UP_READINGS = ("stays-empty", "takes-any")
 STAYS_EMPTY, TAKES_ANY = range(len(USED_UP_READINGS))
-# Both games read these two options at these indices; Little Piano adds ``pack`` after them.
+RESERVE_END_READINGS = ("no-reserve-move", "no-move")
+NO_RESERVE_MOVE, NO_MOVE = range(len(RESERVE_END_READINGS))
+# Both games read these options at these indices; Little Piano adds ``pack`` after them.
 SHARED_OPTIONS = (
     Option("last_reserve", True, "when the stock is out the waste is turned over once (order "
            "kept) and three of its cards lie face up, each used one replaced from it",
@@ -71,8 +76,15 @@ SHARED_OPTIONS = (
     Option("used_up_column", "stays-empty", "what the place of a used-up column dealt without a "
            "sealed pack takes: nothing (the book: 'its place stays empty') or any free card "
            "(as a used-up pack's place)", choices=USED_UP_READINGS),
+    Option("reserve_end", "no-reserve-move", "when the game after the rescue is lost: as soon "
+           "as none of the three reserve cards can be played (book: «Если ни одной из этих трех "
+           "карт выложить уже нельзя, пасьянс не вышел»), or only when nothing at all can move "
+           "(the columns play on)", choices=RESERVE_END_READINGS),
+    Option("pack_card_to_space", False, "a turned pack card may also go into an empty place; "
+           "off (book): to a foundation or onto a column only («кладем ее на базовую или на "
+           "один из вспомогательных столбцов»)", boolean=True),
 )
-R_LAST_RESERVE, R_USED_UP, R_PACK = 0, 1, 2
+R_LAST_RESERVE, R_USED_UP, R_RESERVE_END, R_PACK_TO_SPACE, R_PACK = range(5)
 
 STOCK_PILE, WASTE = 0, 1
 R0, NR = 2, 3
@@ -84,6 +96,7 @@ PILES = (("stock", "waste") + tuple(f"reserve{i + 1}" for i in range(NR))
 FOUNDATIONS = range(F0, F0 + NF)
 SOURCE = "Mendelev (seed 001)"
 DECK = DOUBLE
+RULES_VERSION = 2  # r2: the game ends with the last reserve; pack cards not into spaces
 GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "reserve_to_foundation", "reveal",
                 "reserve_to_tableau", "waste_to_tableau", "uncover", "empty_pile", "stock")
 # unsealed: a bit per column whose original column is used up, its pack unsealed; packless: a
@@ -169,7 +182,9 @@ def gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves):
         if lens[src] > down[src]:
             kind = column_move_kind(piles, lens, down, vars, rules, src)
             space_kind = SPACE_SHIFT if lens[src] == 1 else kind
-            n = gen_to_columns(piles, lens, down, vars, src, kind, space_kind, mask, space,
+            pack_card = not takes_builds(lens, down, vars, src)
+            to_space = -1 if pack_card and not rules[R_PACK_TO_SPACE] else space
+            n = gen_to_columns(piles, lens, down, vars, src, kind, space_kind, mask, to_space,
                                moves, n)
     return n
 
@@ -191,9 +206,11 @@ def generate_stable(pos, rules, moves):
 
 @kernel
 def generate(pos, rules, moves, n):
-    """The waste's and the reserve's moves, then the stock or the rescue."""
+    """The waste's and the reserve's moves, then the stock or the rescue; none once the rescue is
+    over (``reserve_end``)."""
     piles, lens, down, vars = pos
     need, mask, space = vars[NEED], vars[BUILD_MASK], vars[SPACE]
+    columns = n
     for src in range(WASTE, R0 + NR):
         if lens[src] > 0 and (need >> (piles[src, lens[src] - 1] % 52)) & 1 == 1:
             f = foundation_for(piles[src, lens[src] - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13)
@@ -207,7 +224,10 @@ def generate(pos, rules, moves, n):
             n = gen_to_columns(piles, lens, down, vars, r, RESERVE_TO_TABLEAU, RESERVE_TO_TABLEAU,
                                mask, space, moves, n)
     if vars[V_REDEALS] == 0:  # after the rescue the stock only refills the reserve
-        n = gen_stock_move(lens, vars, STOCK_PILE, WASTE, 1, rules[R_LAST_RESERVE], moves, n)
+        return gen_stock_move(lens, vars, STOCK_PILE, WASTE, 1, rules[R_LAST_RESERVE], moves, n)
+    if (n == columns and rules[R_RESERVE_END] == NO_RESERVE_MOVE
+            and lens[R0] + lens[R0 + 1] + lens[R0 + 2] > 0):
+        return 0  # no reserve card can be played: the game is lost
     return n
 
 

@@ -1,27 +1,31 @@
 """Strata («Персидский пасьянс», also called «безик»; Mendelev, RULES.md §8): 64 piquet cards
 all face up in 8 columns, single cards built down in alternating colours, and two redeals that
-gather and reshuffle every card not yet on the foundations."""
+gather and reshuffle every card not yet on the foundations.
+
+The redeal comes only «Когда переложить уже ничего нельзя» (when nothing more can be moved): by
+default it is offered only when no card can move (``redeal_when``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from simsol.cards import ACE, PIQUET_PAIR
-from simsol.engine.streams import GAME_STREAM, shuffle
-from simsol.engine.state import V_PASSES, V_REDEALS
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     GRAB_TOP,
-    PILE_MOVE_KINDS,
     SPACE_ANY,
     STOCK,
     TO_FOUNDATION,
+    WHEN_READINGS,
     add_move,
     apply_transfer,
     gen_tableau_moves,
     gen_to_foundation,
+    holds_back,
 )
+from simsol.engine.state import V_PASSES, V_REDEALS
+from simsol.engine.streams import GAME_STREAM, shuffle
 from simsol.games.base import declare
 from simsol.rules import Option
 
@@ -29,6 +33,7 @@ NAME = "strata"
 TITLE = "Strata («Персидский пасьянс», «безик»)"
 SOURCE = "Mendelev (seed 001)"
 DECK = PIQUET_PAIR
+RULES_VERSION = 2  # r2: the redeal only once nothing can move; a build freeing a 7 is uncover
 GREEDY_ORDER = ("to_foundation", "uncover", "empty_pile", "stock")
 
 OPTIONS = (
@@ -39,11 +44,16 @@ OPTIONS = (
            boolean=True),
     Option("ace_on_seven", False, "an ace may be built on a 7 of the other colour (the ace is "
            "below the 7 in the foundation order); off: nothing goes on a 7", boolean=True),
+    Option("redeal_when", "no-move", "when the redeal is offered: only when no card can move "
+           "(book: «Когда переложить уже ничего нельзя»; a lone card shifted into a space does "
+           "not count), once no move puts a card up, empties a column or frees a card for a "
+           "foundation, or at any time", choices=WHEN_READINGS),
 )
-R_REDEALS, R_SHUFFLE, R_ACE_ON_SEVEN = range(len(OPTIONS))
+R_REDEALS, R_SHUFFLE, R_ACE_ON_SEVEN, R_REDEAL_WHEN = range(len(OPTIONS))
 
 PRESETS = {"book": {}}
-PRESET_DOCS = {"book": "two reshuffled redeals, single cards, spaces take any card"}
+PRESET_DOCS = {"book": "two reshuffled redeals once nothing can move, single cards, spaces take "
+                       "any card"}
 
 # Piquet succession A, 7, 8, 9, 10, J, Q, K for the foundations; the tableau's is the same
 # (a card goes on the next higher one) except that an ace goes on a 7 only by option.
@@ -82,14 +92,14 @@ def setup(deck, rules, pos, rng):
 @kernel
 def generate(pos, rules, moves, n):
     """Exposed cards to the foundations or onto a card one higher of the other colour (or into a
-    space); the redeal is always offered while one is left: the player judges being stuck."""
+    space); the redeal while one is left and, by ``redeal_when``, no other move holds it back."""
     piles, lens, down, vars = pos
     succ = SUCC_PIQUET if rules[R_ACE_ON_SEVEN] else SUCC_PIQUET_NO_ACE
     n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_PIQUET, FULL,
                           TO_FOUNDATION, moves, n)
     n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, ALTERNATE_COLOURS, succ, SPACE_ANY,
-                          F0, 2, ACE, FULL, moves, n)
-    if vars[V_REDEALS] < rules[R_REDEALS]:
+                          F0, 2, ACE, SUCC_PIQUET, FULL, moves, n)
+    if vars[V_REDEALS] < rules[R_REDEALS] and not holds_back(moves, n, rules[R_REDEAL_WHEN]):
         n = add_move(moves, n, STOCK, PACK, T0, 0, -1)
     return n
 

@@ -1,11 +1,14 @@
 """The 12x5 game (Mendelev, RULES.md §10; name unknown): 104 cards, 60 face up in 12 columns of
 5, aces out and duplicate kings sent under the stock before play, single cards built down in
-suit, a one-card stock with four passes."""
+suit, a one-card stock with four passes.
+
+«Когда использован весь ряд, на его место можно положить карту из колоды»: a used-up column
+takes a card from the stock (``space_from``): by default the card just turned from it (on the
+waste top, not yet covered), not an older waste card exposed again."""
 
 from __future__ import annotations
 
 from simsol.cards import ACE, DOUBLE, KING
-from simsol.engine.state import V_FOUNDATION, V_PASSES, game_counters
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     GRAB_TOP,
@@ -30,6 +33,7 @@ from simsol.engine.piles import (
     gen_to_foundation,
     stock_keeps_moves,
 )
+from simsol.engine.state import V_FOUNDATION, V_PASSES, game_counters
 from simsol.games.base import declare
 from simsol.rules import Option
 
@@ -37,20 +41,22 @@ NAME = "twelve-by-five"
 TITLE = "Twelve by five (the 60-card 12x5 game)"
 SOURCE = "Mendelev (seed 001)"
 DECK = DOUBLE
+RULES_VERSION = 2  # r2: a space takes the card just turned, not an older waste card
 
-SPACE_SOURCES = ("waste", "stock")
+SPACE_SOURCES = ("turned", "waste", "stock")
 OPTIONS = (
     Option("redeals", 3, "times the waste may be turned over (none = unlimited)",
            values=tuple(range(21)), none_ok=True),
-    Option("space_from", "waste", "what fills a used-up column: the waste top (the card just "
-           "turned from the stock), or the stock's next card dealt straight into it",
+    Option("space_from", "turned", "what fills a used-up column: the card just turned from the "
+           "stock while it lies uncovered on the waste (book: «карту из колоды»), any waste top "
+           "(an older card exposed again too), or the stock's next card dealt straight into it",
            choices=SPACE_SOURCES),
 )
 R_REDEALS, R_SPACE_FROM = range(len(OPTIONS))
-SPACE_FROM_WASTE, SPACE_FROM_STOCK = range(len(SPACE_SOURCES))
+SPACE_FROM_TURNED, SPACE_FROM_WASTE, SPACE_FROM_STOCK = range(len(SPACE_SOURCES))
 
 PRESETS = {"book": {}}
-PRESET_DOCS = {"book": "one card at a time, four passes, spaces filled from the waste top"}
+PRESET_DOCS = {"book": "one card at a time, four passes, spaces filled with the card just turned"}
 
 MOVE_KINDS = PILE_MOVE_KINDS + ("stock_to_space",)
 STOCK_TO_SPACE = len(PILE_MOVE_KINDS)
@@ -65,10 +71,11 @@ PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tu
 FOUNDATIONS = range(F0, F0 + NF)
 # kept_king_S: during setup, the cell of suit S's king that stays (-1: none yet), read as
 # KEPT_KING + suit; with the stable moves, tops_take: a bit per face (card % 52) a column top
-# takes, and spaces: the number of empty columns
+# takes, and spaces: the number of empty columns; just_turned: 1 while the waste top is the card
+# last turned from the stock
 COUNTERS = game_counters("kept_king_spades", "kept_king_hearts", "kept_king_clubs",
-                         "kept_king_diamonds", "tops_take", "spaces")
-KEPT_KING, TOPS_TAKE, SPACES = COUNTERS[0], COUNTERS[4], COUNTERS[5]
+                         "kept_king_diamonds", "tops_take", "spaces", "just_turned")
+KEPT_KING, TOPS_TAKE, SPACES, JUST_TURNED = COUNTERS[0], COUNTERS[4], COUNTERS[5], COUNTERS[6]
 keeps_moves = stock_keeps_moves
 
 
@@ -144,7 +151,7 @@ def generate_stable(pos, rules, moves):
     n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_UP, 13,
                           TO_FOUNDATION, moves, 0)
     n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, SAME_SUIT, SUCC_UP, SPACE_NONE,
-                          F0, 2, ACE, 13, moves, n)
+                          F0, 2, ACE, SUCC_UP, 13, moves, n)
     tops_take, spaces = 0, 0
     for p in range(T0, T0 + NT):
         if lens[p] == 0:
@@ -160,7 +167,9 @@ def generate_stable(pos, rules, moves):
 def generate(pos, rules, moves, n):
     """The waste top's moves, a stock card into a space, then the stock."""
     piles, lens, down, vars = pos
-    from_waste = rules[R_SPACE_FROM] == SPACE_FROM_WASTE
+    reading = rules[R_SPACE_FROM]
+    from_waste = reading == SPACE_FROM_WASTE or (reading == SPACE_FROM_TURNED
+                                                 and vars[JUST_TURNED] == 1)
     if lens[WASTE_PILE] > 0:
         card = piles[WASTE_PILE, lens[WASTE_PILE] - 1]
         n = gen_to_foundation(piles, lens, down, WASTE_PILE, WASTE_PILE + 1, F0, 2, ACE, SUCC_UP,
@@ -169,7 +178,7 @@ def generate(pos, rules, moves, n):
             n = gen_card_to_tableau(piles, lens, down, WASTE_PILE, T0, NT, SAME_SUIT, SUCC_UP,
                                     SPACE_ANY if from_waste else SPACE_NONE, WASTE_TO_TABLEAU,
                                     moves, n)
-    if not from_waste and lens[STOCK_PILE] > 0 and vars[SPACES] > 0:
+    if reading == SPACE_FROM_STOCK and lens[STOCK_PILE] > 0 and vars[SPACES] > 0:
         for p in range(T0, T0 + NT):
             if lens[p] == 0:
                 n = add_move(moves, n, STOCK_TO_SPACE, STOCK_PILE, p, 1, -1)
@@ -182,9 +191,12 @@ def apply(pos, rules, move, rng):
     piles, lens, down, vars = pos
     if move[0] == STOCK:
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
+        vars[JUST_TURNED] = move[1] == STOCK_PILE
         return False
     src = move[1]
     apply_transfer(piles, lens, down, vars, move, F0, NF)
+    if src == WASTE_PILE:
+        vars[JUST_TURNED] = 0  # the card below was turned before it
     down[STOCK_PILE] = lens[STOCK_PILE]
     return src == WASTE_PILE or src == STOCK_PILE
 
