@@ -22,6 +22,7 @@ and any of the settings) or on the command line (``--policy-opt weight.reveal=3`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -47,6 +48,14 @@ from simsol.engine.core import (
 from simsol.rules import SimsolError, read_toml, unknown
 
 BASES = ("random", "greedy", "heuristic", "lookahead")
+# The settings each base reads (``weight`` and ``kind`` stand for weight.NAME and kind.NAME);
+# any other is refused rather than silently ignored.
+USES = {
+    "random": (),
+    "greedy": ("order",),
+    "heuristic": ("order", "weight", "kind", "ties"),
+    "lookahead": ("order", "weight", "kind", "ties", "samples", "depth", "rollout"),
+}
 TIES = ("first", "random")
 KIND_GAP = 100.0  # heuristic kind weights: far enough apart that features only break ties
 
@@ -144,8 +153,9 @@ def parse_value(text: str):
 
 
 def with_options(config: PolicyConfig, options: dict) -> PolicyConfig:
-    """Apply ``weight.NAME=…``, ``kind.NAME=…``, ``order=a,b``, ``ties``, ``samples``,
-    ``depth``, ``rollout`` settings, each checked, to a configuration."""
+    """Apply ``weight.NAME=…``, ``kind.NAME=…``, ``order=a,b`` (or ``a > b``, as
+    ``simsol policies`` prints it), ``ties``, ``samples``, ``depth``, ``rollout`` settings, each
+    checked, to a configuration; a setting its base does not read is refused."""
     weights = dict(config.weights)
     kind_weights = dict(config.kind_weights)
     changes: dict = {}
@@ -159,7 +169,7 @@ def with_options(config: PolicyConfig, options: dict) -> PolicyConfig:
         elif key.startswith("kind."):
             kind_weights[key.split(".", 1)[1]] = _number(key, value)
         elif key == "order":
-            items = value if isinstance(value, list) else str(value).split(",")
+            items = value if isinstance(value, list) else re.split(r"[,>]", str(value))
             changes["order"] = tuple(item.strip() for item in items if item.strip())
         elif key == "ties":
             if value not in TIES:
@@ -181,6 +191,12 @@ def with_options(config: PolicyConfig, options: dict) -> PolicyConfig:
             allowed = ["weight.FEATURE", "kind.KIND", "order", "ties", "samples", "depth",
                        "rollout"]
             raise unknown("policy setting", key, allowed)
+    for key in options:
+        setting = key.split(".", 1)[0]
+        if setting in USES["lookahead"] and setting not in USES[config.base]:
+            used = ", ".join(USES[config.base]) or "no settings"
+            raise SimsolError(f"policy setting {key!r} does nothing for {config.name!r} (a "
+                              f"{config.base} player, which uses {used})")
     return replace(config, weights=weights, kind_weights=kind_weights, **changes)
 
 
@@ -199,6 +215,9 @@ def load_policy_file(path: str | Path) -> dict[str, PolicyConfig]:
         raise SimsolError(f"{path}: write policies as [policies.NAME] tables with a 'base'")
     configs = {}
     for name, table in tables.items():
+        if not isinstance(table, dict):
+            raise SimsolError(f"{path}: policies.{name} = {table!r} is not a table; write each "
+                              f"policy as a [policies.{name}] table with a 'base'")
         table = dict(table)
         base = table.pop("base", None)
         if base not in BASES and base not in BUILT_IN:
