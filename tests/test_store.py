@@ -181,6 +181,10 @@ def test_the_notebook_runs_top_to_bottom(spec, tmp_path):
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
+    plot_cells = [c for c in notebook.cells if c.cell_type == "code" and "plots." in c.source]
+    assert len(plot_cells) >= 5
+    for cell in plot_cells:  # every figure is shown, not only drawn
+        assert any("image/png" in o.get("data", {}) for o in cell.outputs), cell.source
 
 
 def test_a_cell_table_may_play_fewer_deals(tmp_path):
@@ -310,3 +314,12 @@ def test_searching_players_get_small_chunks_unless_the_spec_says(tmp_path):
     sizes = {cell: entry["chunk_size"] for cell, entry in store.manifest["cells"].items()}
     assert sizes == {"klondike__book__greedy": 10_000, "klondike__book__lookahead": 50}
 
+
+def test_reports_label_every_comparison_and_draw_the_variants_apart(spec, tmp_path):
+    run_experiment(spec, out=tmp_path / "labels", workers=1, progress=False)
+    out = write_report(tmp_path / "labels")
+    assert (out / "rule_variants.png").stat().st_size > 0
+    header = (out / "comparisons.md").read_text().splitlines()[0]
+    assert "| rules |" in header and "| policy |" in header
+    table = (out / "comparisons.md").read_text()
+    assert "| klondike | policy | random | greedy | klondike:draw1@r1 |" in table
