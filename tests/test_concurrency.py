@@ -16,7 +16,7 @@ from simsol.store import HOLDER, Store
 SPEC = """
 name = "shared"
 seed = 21
-deals = 400000
+deals = 100000000
 chunk_size = 400
 [[cells]]
 game = "klondike"
@@ -24,9 +24,12 @@ game = "klondike"
 
 
 def start(spec, out):
+    """A run that never ends by itself (10^8 deals); Ctrl-C works even where this test runs
+    with SIGINT ignored (a background job)."""
     return subprocess.Popen([sys.executable, "-m", "simsol.cli", "experiment", str(spec),
                              "--out", str(out), "--no-progress", "--workers", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def test_two_runs_started_together_into_one_folder(tmp_path):
@@ -64,8 +67,8 @@ def test_two_runs_started_together_into_one_folder(tmp_path):
     # the folder is whole: its chunks are the very records a run of its own plays
     stored = Store(out).records("klondike__book__greedy")
     deals = len(stored)
-    assert 0 < deals < 400000 and not (out / HOLDER).exists()
+    assert 0 < deals < 100000000 and not (out / HOLDER).exists()
     small = tmp_path / "small.toml"
-    small.write_text(SPEC.replace("deals = 400000", f"deals = {deals}"))
+    small.write_text(SPEC.replace("deals = 100000000", f"deals = {deals}"))
     fresh = run_experiment(small, out=tmp_path / "fresh", workers=1, progress=False)
     pd.testing.assert_frame_equal(stored, fresh.records("klondike__book__greedy"))
