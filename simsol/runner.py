@@ -102,12 +102,6 @@ class Tally:
         self.foundation = np.zeros(0, dtype=np.int64)
         self.lost_foundation = np.zeros(0, dtype=np.int64)
 
-    @classmethod
-    def of(cls, data: np.ndarray) -> Tally:
-        tally = cls()
-        tally.add(data)
-        return tally
-
     def add(self, records: np.ndarray) -> None:
         won = records["won"]
         cards = records["foundation"].astype(np.int64)
@@ -446,7 +440,7 @@ def progress_bar(total: int, desc: str, enabled: bool = True):
     return LineProgress(total, desc)
 
 
-def records_memory_check(deals: int, keep_records: bool | None) -> bool:
+def should_keep_records(deals: int, keep_records: bool | None) -> bool:
     """Whether to keep the records: by default up to ``KEEP_LIMIT`` deals; asked for, only if
     they fit in half this machine's memory (a one-line error otherwise)."""
     if keep_records is None:
@@ -495,7 +489,7 @@ def simulate(game: str, preset: str | None = None, rules: dict | None = None,
         chunk_size = auto_chunk_size(job.policy, deals,
                                      min(processes, cores()) if processes else 8)  # 8: a cluster
     chunk_size = check_count("chunk size", chunk_size, 1, MAX_CHUNK)
-    keep = records_memory_check(deals, keep_records)
+    keep = should_keep_records(deals, keep_records)
     tally, kept = Tally(), []
     sink = RecordsFile(records_to) if records_to is not None else None
 

@@ -58,7 +58,7 @@ def test_keeping_too_many_records_fails_before_playing(monkeypatch):
     monkeypatch.setattr(runner, "play_chunk", lambda *a: pytest.fail("played a deal"))
     with pytest.raises(SimsolError, match="keeping the records of 1,000,000,000,000 deals"):
         simsol.simulate("klondike", deals=10**12, keep_records=True)
-    assert not runner.records_memory_check(10**12, None)  # by default: the summary alone
+    assert not runner.should_keep_records(10**12, None)  # by default: the summary alone
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
