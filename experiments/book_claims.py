@@ -3,6 +3,7 @@
     python experiments/book_claims.py                 # the full run: spec's deals per cell
     python experiments/book_claims.py --quick         # a smoke run: spec's quick_deals per cell
     python experiments/book_claims.py --out DIR       # default results/book_claims/
+                                                      # (results/book_claims-quick/ for --quick)
 
 Reads the spec (experiments/book_claims.toml), plays every cell (game x preset or grid point x
 policy) on the same seeded deals into the results store in DIR (as ``simsol experiment`` does:
@@ -17,6 +18,7 @@ the reason instead of a win rate.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import matplotlib
@@ -26,10 +28,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from simsol.experiments import load_spec, run_experiment
+from simsol.experiments import default_out, load_spec, run_experiment
 from simsol.games import get_game
 from simsol.report import load_results
-from simsol.rules import build_rules
+from simsol.rules import SimsolError, build_rules
 from simsol.store import Cell
 
 CLAIM = 0.80  # "you will probably win four out of every five deals"
@@ -142,11 +144,19 @@ def main(argv=None) -> None:
                                      epilog="\n".join(__doc__.splitlines()[2:]))
     parser.add_argument("--quick", action="store_true", help="play the spec's quick_deals")
     parser.add_argument("--deals", type=int, help="deals per cell (overrides the spec)")
-    parser.add_argument("--out", type=Path, default=ROOT / "results" / "book_claims",
-                        help="output folder (default results/book_claims/)")
+    parser.add_argument("--out", type=Path,
+                        help="output folder (default results/book_claims/, or "
+                             "results/book_claims-quick/ with --quick)")
     parser.add_argument("--spec", type=Path, default=SPEC, help="the experiment spec (TOML)")
     args = parser.parse_args(argv)
-    frame, spec = run(args.spec, args.out, args.deals, args.quick)
+    try:
+        if args.out is None:
+            args.out = ROOT / default_out(load_spec(args.spec), args.quick)
+        frame, spec = run(args.spec, args.out, args.deals, args.quick)
+    except SimsolError as error:
+        print("; ".join([f"book_claims: error: {error}", *getattr(error, "__notes__", [])]),
+              file=sys.stderr)
+        sys.exit(2)
     deals = int(frame["deals"].max())
     frame.to_csv(args.out / "book_claims.csv", index=False)
     write_markdown(frame, spec, deals, args.out / "book_claims.md")

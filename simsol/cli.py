@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import warnings
 
 from simsol.rules import SimsolError, parse_rule_args
 
@@ -67,10 +69,13 @@ def add_game_arguments(parser, deal_options: bool = True) -> None:
 def add_backend_arguments(parser) -> None:
     """Where and how chunks run: shared by run and experiment."""
     parser.add_argument("--workers", type=count, default=None,
-                        help="processes to use (default: all cores)")
+                        help="processes to use: 0 or left out for every core; more than the "
+                             "cores only share them (a warning); not with --scheduler")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the chunks on a Dask cluster, e.g. tcp://host:8786")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar (nor the note before a game's first compile); "
+                             "when stderr is not a terminal, progress is a line per tenth")
 
 
 def build_parser() -> Parser:
@@ -82,16 +87,19 @@ def build_parser() -> Parser:
 
     run = commands.add_parser("run", help="play many seeded deals and report the win rate",
                               description="Play deals first..first+deals-1 of a seed and print the "
-                                          "win rate with its Wilson 95%% interval.")
+                                          "win rate with its Wilson 95% interval.")
     add_game_arguments(run)
     run.add_argument("--deals", type=count, default=100_000,
                      help="how many deals (default 100,000)")
     run.add_argument("--first", type=count, default=0, help="index of the first deal (default 0)")
-    run.add_argument("--chunk-size", type=count, default=10_000,
-                     help="deals per task (default 10,000; records do not depend on it)")
+    run.add_argument("--chunk-size", type=count, default=None,
+                     help="deals per task (default: 10,000, fewer for a short run or a "
+                          "searching player so the progress shows; records do not depend on it)")
     run.add_argument("--records", metavar="FILE",
-                     help="also write one row per deal to FILE (.parquet or .csv)")
-    run.add_argument("--json", action="store_true", help="print the summary as JSON")
+                     help="also write one row per deal to FILE (.parquet or .csv), streamed "
+                          "as chunks finish; the path is checked before any deal is played")
+    run.add_argument("--json", action="store_true",
+                     help="print the summary as JSON (with first and max_moves)")
     add_backend_arguments(run)
 
     games = commands.add_parser("games", help="list games, presets, rule options and policies")
@@ -179,14 +187,16 @@ def command_policies(args) -> None:
 
 
 def command_run(args) -> None:
+    """The summary is tallied as chunks finish and the records only streamed to --records, so
+    memory stays flat for any --deals."""
     import simsol
+    from simsol.runner import END_REASONS, end_column
     result = simsol.simulate(args.game, preset=args.preset, rules=parse_rule_args(args.rule),
                              policy=args.policy, deals=args.deals, seed=args.seed,
                              first=args.first, workers=args.workers, chunk_size=args.chunk_size,
                              max_moves=args.max_moves, progress=not args.no_progress,
-                             scheduler=args.scheduler, **policy_arguments(args))
-    if args.records:
-        write_records(result, args.records)
+                             scheduler=args.scheduler, keep_records=False,
+                             records_to=args.records, **policy_arguments(args))
     row = result.table().iloc[0].to_dict()
     if args.json:
         print(json.dumps({k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}))
@@ -199,19 +209,24 @@ def command_run(args) -> None:
     print(f"  foundations  mean {row['mean_foundation']:.2f} cards at the end; lost games "
           f"mean {row['lost_mean_foundation']:.2f}, median {row['lost_foundation_median']:.0f}, "
           f"quartiles {row['lost_foundation_q1']:.0f}-{row['lost_foundation_q3']:.0f}")
-    print(f"  ended        stuck {row['stuck']:,} · no progress {row['no_progress']:,} · "
-          f"gave up {row['gave_up']:,} · cut by the move cap {row['capped']:,}")
+    ended = [f"{ENDED_AS.get(reason, reason)} {row[end_column(reason)]:,}"
+             for reason in END_REASONS[1:]]
+    print("  ended        " + " · ".join(ended))
     print(f"  speed        {row['deals_per_s']:,.0f} deals/s")
+    if args.records:
+        print(f"  records      {args.records}")
 
 
-def write_records(result, path: str) -> None:
-    frame = result.records
-    if path.endswith(".parquet"):
-        frame.to_parquet(path, index=False)
-    elif path.endswith(".csv"):
-        frame.to_csv(path, index=False)
-    else:
-        raise SimsolError(f"--records {path!r}: the file name must end in .parquet or .csv")
+ENDED_AS = {"move cap": "cut by the move cap"}  # how an end reason reads in the summary
+
+
+def book_of(source: str) -> str:
+    """``Leeming (seed 000; rules rebuilt)`` -> ``Leeming's book, rules rebuilt``: the number
+    names the project's copy of the book, not a random seed, so it is left out."""
+    author, _, notes = source.partition(" (")
+    kept = [note.strip() for note in notes.rstrip(")").split(";")
+            if note.strip() and not re.fullmatch(r"seed \d+", note.strip())]
+    return ", ".join([f"{author}'s book"] + kept)
 
 
 def command_games(args) -> None:
@@ -220,13 +235,14 @@ def command_games(args) -> None:
     names = [args.game] if args.game else game_names()
     for name in names:
         game = get_game(name)
-        print(f"{game.name} — {game.title}, {game.source}; {game.deck.size} cards")
+        print(f"{game.name} — {game.title}, {book_of(game.source)}; {game.deck.size} cards")
         if not args.game:
             print("  presets: " + ", ".join(game.presets))
             continue
         print("  presets:")
         for preset, doc in game.preset_docs.items():
-            overrides = ", ".join(f"{k}={v}" for k, v in game.presets[preset].items())
+            overrides = ", ".join(f"{k}={game.option(k).text(v)}"
+                                  for k, v in game.presets[preset].items())
             print(f"    {preset:<22} {doc}" + (f"  [{overrides}]" if overrides else ""))
         print("  rule options (--rule NAME=VALUE):")
         for option in game.options:
@@ -259,18 +275,29 @@ COMMANDS = {"run": command_run, "games": command_games, "show": command_show,
             "policies": command_policies}
 
 
+def one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"simsol: warning: {message}", file=sys.stderr)
+
+
 def main(argv=None) -> int:
+    """Run a command; a user error is one line on stderr and exit code 2 (with what was kept,
+    where something was), an interrupt exit code 130."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-        if not args.command:
-            parser.print_help()
-            return 0
-        COMMANDS[args.command](args)
+        with warnings.catch_warnings():
+            warnings.showwarning = one_line_warning
+            args = parser.parse_args(argv)
+            if not args.command:
+                parser.print_help()
+                return 0
+            COMMANDS[args.command](args)
     except SimsolError as error:
-        print(f"simsol: error: {error}", file=sys.stderr)
+        print("; ".join([f"simsol: error: {error}", *getattr(error, "__notes__", [])]),
+              file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
+        for note in getattr(interrupt, "__notes__", []):
+            print(f"simsol: {note}", file=sys.stderr)
         print("simsol: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

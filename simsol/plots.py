@@ -1,47 +1,236 @@
-"""The study's figures, drawn with matplotlib from a results folder's summary and records."""
+"""The study's figures, drawn with matplotlib from a results folder's summary and records.
+
+Every function draws a new figure (or into the ``ax`` it is given) and returns the figure; the
+caller shows or saves it.  Nothing here chooses a matplotlib backend, so the figures appear in a
+notebook and ``simsol report`` saves them wherever it runs.
+
+Win rates run from 0.01% (Diplomatic) to 99% (some Elevens readings), so the win-rate figures
+use a log-odds axis: it spreads 0.1% and 1% as far apart as 50% and 90%.
+"""
 
 from __future__ import annotations
 
-import matplotlib
+import re
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator
 
-from simsol.stats import Z95  # noqa: E402
+from simsol.stats import Z95
+
+PLAYER_ORDER = ("random", "greedy", "heuristic", "lookahead", "thoughtful", "solver")
+MARKERS = "osD^vP*Xph"
+RATE_TICKS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999, 0.9999)
+BOOK = r"[^:]+:book@r\d+"
 
 
-def win_rates(summary):
-    """Win rate with its 95% interval for every cell, grouped by game."""
-    frame = summary.sort_values(["game", "rules", "policy"]).reset_index(drop=True)
-    fig, ax = plt.subplots(figsize=(8, 0.32 * len(frame) + 1.2))
-    y = np.arange(len(frame))[::-1]
-    err = np.clip([100 * (frame.win_rate - frame.ci_low),
-                   100 * (frame.ci_high - frame.win_rate)], 0, None)
-    ax.errorbar(100 * frame.win_rate, y, xerr=err, fmt="o", ms=4, capsize=3)
-    ax.set_yticks(y, [f"{r.rules} · {r.policy}" for r in frame.itertuples()], fontsize=8)
-    ax.set_xlabel("win rate, % (95% Wilson interval)")
-    ax.set_title("How often each game comes out")
+def short_rules(rules_id: str) -> str:
+    """``klondike:book[draw=1]@r1`` -> ``book[draw=1]`` (the game is named beside it)."""
+    return rules_id.split(":", 1)[-1].rsplit("@", 1)[0]
+
+
+def players(summary) -> list[str]:
+    """The players in ladder order (random up to the solver), then any others by name."""
+    present = list(dict.fromkeys(summary["policy"]))
+    ladder = [p for p in PLAYER_ORDER if p in present]
+    return ladder + sorted(p for p in present if p not in ladder)
+
+
+def player_style(summary) -> dict[str, dict]:
+    """One colour and marker per player, the same in every figure of a report."""
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    return {p: {"color": colours[i % len(colours)], "marker": MARKERS[i % len(MARKERS)]}
+            for i, p in enumerate(players(summary))}
+
+
+def player_label(policy: str) -> str:
+    return policy + " (sees hidden cards)" if policy == "thoughtful" else policy
+
+
+def rate_axis(ax, frame) -> None:
+    """A log-odds x axis with percent ticks, wide enough for every interval."""
+    low = np.concatenate([frame.loc[frame.win_rate > 0, "win_rate"],
+                          frame.loc[frame.ci_low > 0, "ci_low"], frame["ci_high"]])
+    high = np.concatenate([frame.loc[frame.win_rate < 1, "win_rate"],
+                           frame.loc[frame.ci_high < 1, "ci_high"], frame["ci_low"]])
+    left = max(float(low[low > 0].min()) / 2 if (low > 0).any() else 1e-3, 1e-6)
+    right = 1 - max((1 - float(high[high < 1].max())) / 2 if (high < 1).any() else 1e-3, 1e-6)
+    left, right = min(left, 0.01), max(right, 0.9)
+    ax.set_xscale("logit")
+    ax.set_xlim(left, right)
+    ticks = [t for t in RATE_TICKS if left <= t <= right
+             and (t not in (0.3, 0.7) or left >= 0.01)]  # room for them on a short axis only
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda t, _: f"{100 * t:g}%"))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.grid(axis="x", alpha=0.3)
+
+
+def draw_rates(ax, frame, rows, style) -> None:
+    """Each (row key, player) of ``frame`` as a mark with its 95% interval on row ``rows[key]``;
+    a player who won no deal is a hollow mark at the left edge, its interval up to the upper
+    bound."""
+    names = list(style)
+    step = 0.7 / max(len(names), 1)
+    left = ax.get_xlim()[0]
+    for k, policy in enumerate(names):
+        mine = frame[(frame["policy"] == policy) & frame["_row"].isin(rows)]
+        if mine.empty:
+            continue
+        y = np.array([rows[key] for key in mine["_row"]]) + (k - (len(names) - 1) / 2) * step
+        rate = mine["win_rate"].clip(lower=left).to_numpy()
+        low, high = mine["ci_low"].clip(lower=left).to_numpy(), mine["ci_high"].to_numpy()
+        ax.errorbar(rate, y, xerr=[rate - low, high - rate], fmt="none", ecolor=style[policy][
+            "color"], elinewidth=1.2, capsize=2)
+        zero = mine["wins"].to_numpy() == 0
+        ax.plot(rate[~zero], y[~zero], linestyle="none", ms=6, label=player_label(policy),
+                **style[policy])
+        if zero.any():
+            ax.plot(rate[zero], y[zero], linestyle="none", ms=6, mfc="white", clip_on=False,
+                    zorder=3, **style[policy])
+
+
+def win_rates(summary, ax=None):
+    """The headline: how often each game comes out under its book rules, one row per game
+    (easiest at the top), each player a mark with its 95% Wilson interval."""
+    frame = reference_rules(summary)
+    games = rank_games(frame)
+    rows = {game: len(games) - 1 - i for i, game in enumerate(games)}
+    fig, ax = _figure(ax, (8.5, 0.5 * len(games) + 1.6))
+    frame = frame.assign(_row=frame["game"])
+    rate_axis(ax, frame)
+    draw_rates(ax, frame, rows, player_style(summary))
+    labels = {}
+    for game, group in frame.groupby("game"):
+        rules = short_rules(group["rules"].iloc[0])
+        labels[game] = game if rules == "book" else f"{game} ({rules})"
+    ax.set_yticks([rows[g] for g in games], [labels[g] for g in games])
+    ax.set_ylim(-0.6, len(games) - 0.4)
+    ax.set_xlabel("deals won (95% interval; log-odds scale)")
+    ax.set_title("How often each game comes out (book rules)")
+    _legend(ax, hollow=(frame["wins"] == 0).any())
     return fig
 
 
-def differences(comparisons):
-    """Forest plot: paired differences in win rate on the same deals, with 95% intervals."""
-    frame = comparisons.reset_index(drop=True)
-    fig, ax = plt.subplots(figsize=(8, 0.32 * max(len(frame), 1) + 1.2))
+def rule_variants(summary, ax=None):
+    """Every rule variant of the games that have several, grouped by game (book rules first),
+    each player a mark with its 95% interval."""
+    several = summary.groupby("game")["rules"].nunique()
+    frame = summary[summary["game"].isin(several[several > 1].index)]
     if frame.empty:
-        ax.text(0.5, 0.5, "no paired comparisons in this results folder", ha="center")
-        return fig
+        return _nothing(ax, "no game has several rule sets in these results")
+    order = []
+    for game in dict.fromkeys(frame["game"]):
+        rules = list(dict.fromkeys(frame.loc[frame["game"] == game, "rules"]))
+        rules.sort(key=lambda r: not _is_book(r))  # the book first, then in the spec's order
+        order.append((game, rules))
+    lines = sum(len(rules) + 1 for _, rules in order)
+    fig, ax = _figure(ax, (8.5, 0.28 * lines + 1.6))
+    rows, ticks, labels, y = {}, [], [], lines - 1
+    for game, rules in order:
+        ax.text(-0.01, y, game, transform=ax.get_yaxis_transform(), ha="right", va="center",
+                fontweight="bold", fontsize=9)
+        ax.axhline(y + 0.5, color="grey", lw=0.5)
+        y -= 1
+        for rule in rules:
+            rows[rule] = y
+            ticks.append(y)
+            labels.append(short_rules(rule))
+            y -= 1
+    frame = frame.assign(_row=frame["rules"])
+    rate_axis(ax, frame)
+    draw_rates(ax, frame, rows, player_style(summary))
+    ax.set_yticks(ticks, labels, fontsize=8)
+    ax.set_ylim(-0.6, lines - 0.4)
+    ax.set_xlabel("deals won (95% interval; log-odds scale)")
+    ax.set_title("Rule variants, by game")
+    _legend(ax, hollow=(frame["wins"] == 0).any())
+    return fig
+
+
+def _is_book(rules_id: str) -> bool:
+    return re.fullmatch(BOOK, rules_id) is not None
+
+
+def reference_rules(summary):
+    """Per game, the cells of its book rules (or, without them, of its first rules)."""
+    chosen = []
+    for game, group in summary.groupby("game", sort=False):
+        book = group[group["rules"].map(_is_book)]
+        chosen.append(book if len(book) else group[group["rules"] == group["rules"].iloc[0]])
+    return summary.loc[[i for part in chosen for i in part.index]]
+
+
+def rank_games(frame) -> list[str]:
+    """Games from the most often won down, by the greedy player (or every player's mean)."""
+    def rate(game):
+        group = frame[frame["game"] == game]
+        greedy = group[group["policy"] == "greedy"]
+        return float((greedy if len(greedy) else group)["win_rate"].mean())
+    return sorted(dict.fromkeys(frame["game"]), key=rate, reverse=True)
+
+
+def _figure(ax, size):
+    if ax is not None:
+        return ax.figure, ax
+    return plt.subplots(figsize=size)
+
+
+def _nothing(ax, text: str):
+    """A figure that says there is nothing to draw."""
+    fig, ax = _figure(ax, (8, 1.5))
+    ax.text(0.5, 0.5, text, ha="center", va="center")
+    ax.axis("off")
+    return fig
+
+
+def _legend(ax, hollow: bool) -> None:
+    """The players' legend outside the plot on the right (as in the book-claims figure)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if hollow:
+        handles.append(plt.Line2D([], [], marker="o", mfc="white", mec="grey", color="grey",
+                                  linestyle="none"))
+        labels.append("no deal won\n(bar: to the upper bound)")
+    ax.legend(handles, labels, title="player", fontsize=8, loc="upper left",
+              bbox_to_anchor=(1.01, 1))
+
+
+def comparison_label(row) -> str:
+    """A row of the forest plot: the game, what differs, and what is held fixed."""
+    if row.compares == "rules":
+        return f"{row.game}: {short_rules(row.a)} − {short_rules(row.b)} · {row.policy}"
+    return f"{row.game} {short_rules(row.rules)}: {row.a} − {row.b}"
+
+
+def differences(comparisons, ax=None):
+    """Forest plot: paired differences in win rate on the same deals, with 95% intervals, one
+    row per comparison labelled with its game and rules, grouped by game."""
+    if comparisons.empty:
+        return _nothing(ax, "no paired comparisons in these results")
+    games = list(dict.fromkeys(comparisons["game"]))
+    frame = comparisons.assign(_game=comparisons["game"].map(games.index))
+    frame = frame.sort_values(["_game", "compares"], kind="stable").reset_index(drop=True)
+    fig, ax = _figure(ax, (9, 0.28 * len(frame) + 1.4))
     y = np.arange(len(frame))[::-1]
-    err = np.clip([100 * (frame.difference - frame.ci_low),
-                   100 * (frame.ci_high - frame.difference)], 0, None)
-    ax.errorbar(100 * frame.difference, y, xerr=err, fmt="s", ms=4, capsize=3)
+    for what, colour in (("rules", "C0"), ("policy", "C1")):
+        mine = (frame["compares"] == what).to_numpy()
+        if not mine.any():
+            continue
+        part = frame[mine]
+        err = np.clip([100 * (part.difference - part.ci_low),
+                       100 * (part.ci_high - part.difference)], 0, None)
+        ax.errorbar(100 * part.difference, y[mine], xerr=err, fmt="s", ms=4, capsize=3,
+                    color=colour, label="rule variant − book rules (same player)" if
+                    what == "rules" else "player − greedy (same rules)")
+    for boundary in np.flatnonzero(np.diff(frame["_game"].to_numpy())):
+        ax.axhline(y[boundary] - 0.5, color="grey", lw=0.5)
     ax.axvline(0, color="grey", lw=1)
-    ax.set_yticks(y, [f"{r.a} − {r.b}" + (f" · {r.policy}" if r.policy else "")
-                      for r in frame.itertuples()], fontsize=8)
+    ax.set_yticks(y, [comparison_label(r) for r in frame.itertuples()], fontsize=8)
+    ax.set_ylim(-0.6, len(frame) - 0.4)
     ax.set_xlabel("difference in win rate, percentage points (paired 95% interval)")
     ax.set_title("Rule variants and players compared on the same deals")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     ax.grid(axis="x", alpha=0.3)
     return fig
 
@@ -56,10 +245,10 @@ def representative(summary, per_game: int = 1):
     return ranked.groupby("game", sort=False).head(per_game)
 
 
-def convergence(results, summary, per_game: int = 1):
+def convergence(results, summary, per_game: int = 1, ax=None):
     """The running win-rate estimate as deals accumulate, with its Wilson band."""
     chosen = representative(summary, per_game)
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = _figure(ax, (8, 4.5))
     for row in chosen.itertuples():
         won = results.records(row.cell)["won"].to_numpy()
         # a few hundred points, spaced evenly on the log axis, are enough to draw a million deals
@@ -79,31 +268,35 @@ def convergence(results, summary, per_game: int = 1):
     return fig
 
 
-def foundations(results, summary):
+def foundations(results, summary, fig=None):
     """Distribution of cards on the foundations at the end, one panel per game."""
     chosen = representative(summary)
     count = len(chosen)
     cols = min(count, 3)
     rows = (count + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows), squeeze=False)
-    for ax, row in zip(axes.flat, chosen.itertuples()):
+    if fig is None:
+        fig = plt.figure(figsize=(4 * cols, 3 * rows))
+    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False))
+    for k, (ax, row) in enumerate(zip(axes.flat, chosen.itertuples())):
         cards = results.records(row.cell)["foundation"].to_numpy()
         ax.hist(cards, bins=np.arange(cards.max() + 2) - 0.5, density=True)
         ax.set_title(f"{row.rules} · {row.policy}", fontsize=8)
-        ax.set_xlabel("cards on the foundations")
+        ax.set_xlabel("cards on the foundations at the end")
+        if k % cols == 0:
+            ax.set_ylabel("share of deals")
     for ax in list(axes.flat)[count:]:
         ax.axis("off")
     fig.tight_layout()
     return fig
 
 
-def skill_ladder(summary):
+def skill_ladder(summary, ax=None):
     """One group per game (its book rules), a bar per policy with its 95% interval."""
     frame = summary[summary["rules"].str.contains(r":book@r\d+$")]  # the plain book rules
     games = list(dict.fromkeys(frame["game"]))
     policies = list(dict.fromkeys(frame["policy"]))
     width = 0.8 / max(len(policies), 1)
-    fig, ax = plt.subplots(figsize=(max(8, 1.2 * len(games)), 4.5))
+    fig, ax = _figure(ax, (max(8, 1.2 * len(games)), 4.5))
     for k, policy in enumerate(policies):
         rows = frame[frame["policy"] == policy].set_index("game").reindex(games)
         x = np.arange(len(games)) + (k - (len(policies) - 1) / 2) * width
@@ -120,9 +313,12 @@ def skill_ladder(summary):
 
 
 def all_figures(results, summary, comparisons) -> dict:
+    """Every figure of a report, by file name (the caller saves and closes them)."""
     figures = {"win_rates": win_rates(summary), "differences": differences(comparisons),
                "convergence": convergence(results, summary),
                "foundations": foundations(results, summary)}
+    if summary.groupby("game")["rules"].nunique().max() > 1:
+        figures["rule_variants"] = rule_variants(summary)
     if summary.groupby("game")["policy"].nunique().max() > 1:
         figures["skill_ladder"] = skill_ladder(summary)
     return figures

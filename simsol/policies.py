@@ -22,6 +22,7 @@ and any of the settings) or on the command line (``--policy-opt weight.reveal=3`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -154,8 +155,9 @@ def setting_names(player: Base) -> list[str]:
 
 
 def with_options(config: PolicyConfig, options: dict) -> PolicyConfig:
-    """Apply ``weight.NAME=…``, ``kind.NAME=…``, ``order=a,b`` and the base's own settings,
-    each checked against what the base reads, to a configuration."""
+    """Apply ``weight.NAME=…``, ``kind.NAME=…``, ``order=a,b`` (or ``a > b``, as ``simsol
+    policies`` prints it) and the base's own settings, each checked against what the base reads,
+    to a configuration: a setting the base does not read is refused."""
     player = config.player
     weights = dict(config.weights)
     kind_weights = dict(config.kind_weights)
@@ -174,15 +176,26 @@ def with_options(config: PolicyConfig, options: dict) -> PolicyConfig:
         elif prefix == "kind." and player.weighted:
             kind_weights[key.split(".", 1)[1]] = _number(key, value)
         elif key == "order" and player.ordered:
-            items = value if isinstance(value, list) else str(value).split(",")
+            items = value if isinstance(value, list) else re.split(r"[,>]", str(value))
             changes["order"] = tuple(item.strip() for item in items if item.strip())
         elif player.setting(key) is not None:
             values[key] = check_setting(player.setting(key), raw, value)
         else:
-            allowed = setting_names(player)
-            raise SimsolError(f"unknown policy setting {key!r} for a {player.name} player"
-                              f"{suggest(key, allowed)}; allowed: {', '.join(allowed)}")
+            raise refused(config, key)
     return replace(config, weights=weights, kind_weights=kind_weights, values=values, **changes)
+
+
+def refused(config: PolicyConfig, key: str) -> SimsolError:
+    """The error for a setting ``config``'s base does not read: one that does nothing for this
+    player (another base reads it), or one no player has."""
+    allowed = setting_names(config.player)
+    some_base_reads = {name.split(".")[0] for base in BASES.values()
+                       for name in setting_names(base)}
+    if key.split(".")[0] in some_base_reads:
+        return SimsolError(f"policy setting {key!r} does nothing for {config.name!r} (a "
+                           f"{config.base} player, which reads {', '.join(allowed) or 'none'})")
+    return SimsolError(f"unknown policy setting {key!r}{suggest(key, allowed)}; allowed: "
+                       f"{', '.join(allowed)}")
 
 
 def check_setting(setting, raw, value):
@@ -217,6 +230,9 @@ def load_policy_file(path: str | Path) -> dict[str, PolicyConfig]:
         raise SimsolError(f"{path}: write policies as [policies.NAME] tables with a 'base'")
     configs = {}
     for name, table in tables.items():
+        if not isinstance(table, dict):
+            raise SimsolError(f"{path}: policies.{name} = {table!r} is not a table; write each "
+                              f"policy as a [policies.{name}] table with a 'base'")
         table = dict(table)
         base = table.pop("base", None)
         if base not in BASES and base not in BUILT_IN:

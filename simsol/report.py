@@ -14,7 +14,7 @@ import pandas as pd
 from simsol.engine.state import END_REASONS, GAVE_UP, MOVE_CAP
 from simsol.rules import SimsolError
 from simsol.stats import mcnemar, paired_difference, wilson
-from simsol.store import Store
+from simsol.store import Store, make_folder
 
 
 class Results:
@@ -40,7 +40,7 @@ class Results:
         with the chunks)."""
         rows = []
         for cell in self.cells.itertuples():
-            if not any(self.store.cell_dir(cell.cell).glob("deals-*.parquet")):
+            if not self.store.chunk_files(cell.cell):
                 continue
             records = self.records(cell.cell)
             wins, n = int(records["won"].sum()), len(records)
@@ -125,11 +125,13 @@ def headline(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_report(results_path: str | Path, out: str | Path | None = None) -> Path:
-    """Write summary and comparison tables (CSV, Markdown) and the plots (PNG, SVG)."""
+    """Write summary and comparison tables (CSV, Markdown) and the plots (PNG, SVG); ``out``
+    (default RESULTS/report) is checked before anything is read."""
+    import matplotlib.pyplot as plt
+
     from simsol import plots
     results = load_results(results_path)
-    out = Path(out) if out else results.store.path / "report"
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(Path(out) if out else results.store.path / "report", "report folder")
     summary = results.summary()
     if summary.empty:
         raise SimsolError(f"{results_path} holds no finished chunks yet")
@@ -138,13 +140,14 @@ def write_report(results_path: str | Path, out: str | Path | None = None) -> Pat
     (out / "summary.md").write_text(markdown_table(headline(summary)))
     comparisons.to_csv(out / "comparisons.csv", index=False)
     if not comparisons.empty:
-        shown = comparisons[["game", "compares", "a", "b", "policy", "deals", "difference",
-                             "ci_low", "ci_high", "mcnemar_p"]]
+        shown = comparisons[["game", "compares", "a", "b", "rules", "policy", "deals",
+                             "difference", "ci_low", "ci_high", "mcnemar_p"]]
         (out / "comparisons.md").write_text(
             markdown_table(shown, percent=("difference", "ci_low", "ci_high")))
     for name, figure in plots.all_figures(results, summary, comparisons).items():
         for suffix in ("png", "svg"):
             figure.savefig(out / f"{name}.{suffix}", dpi=120, bbox_inches="tight")
+        plt.close(figure)
     return out
 
 

@@ -60,3 +60,28 @@ def mcnemar(won_a, won_b) -> tuple[int, int, float]:
         return only_a, only_b, min(1.0, 2 * tail / 2**discordant)
     chi2 = (abs(only_a - only_b) - 1) ** 2 / discordant
     return only_a, only_b, math.erfc(math.sqrt(chi2 / 2))
+
+
+def histogram_percentiles(counts, percents) -> list[float]:
+    """``np.percentile`` (linear interpolation) of the values a histogram counts.
+
+    ``counts[v]`` is how often the whole number ``v`` occurs.  A run keeps only the histogram of
+    the foundation cards, not every record, so its quartiles come from here; they equal
+    ``np.percentile`` of the records themselves.
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0:
+        return [float("nan")] * len(percents)
+    cumulative = np.cumsum(counts)
+
+    def value(rank: int) -> int:  # the rank-th smallest value, counting from 0
+        return int(np.searchsorted(cumulative, rank, side="right"))
+
+    out = []
+    for q in percents:
+        position = (n - 1) * q / 100
+        low = math.floor(position)
+        below, above = value(low), value(min(low + 1, n - 1))
+        out.append(float(below + (position - low) * (above - below)))
+    return out

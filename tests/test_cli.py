@@ -135,3 +135,174 @@ def test_run_shows_the_score_of_lost_games(capsys):
     result = simsol.simulate("canfield", deals=200, workers=1)
     lost = result.data["foundation"][~result.data["won"]]
     assert code == 0 and f"lost games mean {lost.mean():.2f}, median {np.median(lost):.0f}" in out
+
+
+def no_play(monkeypatch):
+    """Make playing any deal fail the test: errors must come before anything is played."""
+    import simsol.runner
+    monkeypatch.setattr(simsol.runner, "play_chunk", lambda *a: pytest.fail("a deal was played"))
+
+
+def one_line_error(capsys, *argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.startswith("simsol: error: ")
+    assert len(err.strip().splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize("where,fragment", [
+    ("k.xlsx", ".parquet or .csv"),
+    ("missing/k.parquet", "No such file or directory"),
+    ("a-file/k.csv", "Not a directory"),
+    ("/proc/k.parquet", "cannot write the records file"),
+])
+def test_a_bad_records_path_is_refused_before_playing(capsys, tmp_path, monkeypatch, where,
+                                                      fragment):
+    (tmp_path / "a-file").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    no_play(monkeypatch)
+    err = one_line_error(capsys, "run", "klondike", "--deals", "200000", "--records", where,
+                         "--no-progress")
+    assert fragment in err
+
+
+def test_json_names_the_first_deal_and_the_move_cap(capsys):
+    code, out, _ = run(capsys, "run", "klondike", "--deals", "30", "--first", "7",
+                       "--max-moves", "900", "--json", "--workers", "1", "--no-progress")
+    row = json.loads(out)
+    assert code == 0 and row["first"] == 7 and row["max_moves"] == 900 and row["deals"] == 30
+
+
+def test_help_shows_a_single_percent_sign(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    out, _ = capsys.readouterr()
+    assert "95% interval" in " ".join(out.split()) and "%%" not in out
+
+
+def test_games_names_the_book_and_shows_overrides_as_rules(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and "(seed" not in out and "Leeming's book" in out
+    code, out, _ = run(capsys, "games", "grandmas-patience")
+    assert "[redeals=none]" in out and "None" not in out
+    code, out, _ = run(capsys, "games", "klondike")
+    assert "partial_runs=true" in out
+
+
+def test_workers_beyond_the_cores_get_one_warning_line(capsys):
+    from simsol.backends import cores
+    code, _, err = run(capsys, "run", "klondike", "--deals", "20", "--workers",
+                       str(cores() + 1), "--no-progress")
+    warnings = [line for line in err.splitlines() if line.startswith("simsol: warning: ")]
+    assert code == 0 and len(warnings) == 1 and "share the cores" in warnings[0]
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["--workers", "-3"], "0 (every core) or more"),
+    (["--scheduler", "not-an-address"], "cannot reach the Dask scheduler"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "no effect with a Dask"),
+    (["--policy", "greedy", "--policy-opt", "weight.reveal=3"], "does nothing for 'greedy'"),
+    (["--policy", "greedy", "--policy-opt", "ties=first"], "does nothing for 'greedy'"),
+    (["--policy", "heuristic", "--policy-opt", "samples=4"], "does nothing for 'heuristic'"),
+    (["--policy", "random", "--policy-opt", "order=stock"], "does nothing for 'random'"),
+    (["--chunk-size", "1e9"], "chunk size must be between 1 and"),
+    (["--deals", "1e13"], "deals must be between 1 and"),
+])
+def test_more_bad_run_input_gets_one_line(capsys, monkeypatch, argv, fragment):
+    no_play(monkeypatch)
+    err = one_line_error(capsys, "run", "klondike", "--no-progress", *argv)
+    assert fragment in err
+
+
+def test_a_policy_order_can_be_written_as_simsol_policies_prints_it(capsys):
+    code, out, _ = run(capsys, "policies", "klondike")
+    printed = next(line for line in out.splitlines() if line.strip().startswith("greedy ("))
+    order = printed.split("[order=", 1)[1].split("]", 1)[0]
+    assert " > " in order
+    code, arrows, _ = run(capsys, "run", "klondike", "--deals", "40", "--workers", "1",
+                          "--no-progress", "--json", "--policy-opt", f"order={order}")
+    code, commas, _ = run(capsys, "run", "klondike", "--deals", "40", "--workers", "1",
+                          "--no-progress", "--json", "--policy-opt",
+                          "order=" + order.replace(" > ", ","))
+    assert code == 0 and json.loads(arrows)["wins"] == json.loads(commas)["wins"]
+
+
+def test_the_shipped_example_policy_file_works(capsys):
+    from pathlib import Path
+    example = Path(__file__).parents[1] / "experiments" / "policies.example.toml"
+    code, out, _ = run(capsys, "policies", "klondike", "--policy-file", str(example))
+    assert code == 0 and "careful (heuristic)" in out
+    for policy in ("careful", "foundations-last", "deep"):
+        code, out, err = run(capsys, "run", "klondike", "--deals", "3", "--workers", "1",
+                             "--no-progress", "--policy-file", str(example), "--policy", policy)
+        assert code == 0, err
+
+
+def test_a_policy_file_entry_that_is_not_a_table(capsys, tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text("[policies]\nx = 3\n")
+    err = one_line_error(capsys, "run", "klondike", "--policy-file", str(path), "--policy", "x")
+    assert "is not a table" in err
+
+
+def test_the_first_compile_is_announced(capsys, monkeypatch):
+    import simsol.runner
+    monkeypatch.setattr(simsol.runner, "needs_compiling", lambda game: True)
+    code, _, err = run(capsys, "run", "klondike", "--deals", "20", "--workers", "1")
+    assert code == 0 and "compiling kernels for klondike (once" in err.splitlines()[0]
+    code, _, err = run(capsys, "run", "klondike", "--deals", "20", "--workers", "1",
+                       "--no-progress")
+    assert err == ""
+
+
+EXPERIMENT = ('name = "s"\nseed = 1\ndeals = 40\nchunk_size = 20\n'
+              '[[cells]]\ngame = "klondike"\npolicies = ["greedy", "random"]\n')
+
+
+def test_bad_experiment_and_report_folders_are_refused_before_playing(capsys, tmp_path,
+                                                                      monkeypatch):
+    spec = tmp_path / "s.toml"
+    spec.write_text(EXPERIMENT)
+    (tmp_path / "a-file").write_text("x")
+    no_play(monkeypatch)
+    for out, fragment in (("a-file", "is a file, not a folder"),
+                          ("a-file/sub", "Not a directory"),
+                          ("/proc/r", "cannot write to results folder")):
+        err = one_line_error(capsys, "experiment", str(spec), "--out", str(tmp_path / out),
+                             "--no-progress")
+        assert fragment in err
+    monkeypatch.undo()
+    assert run(capsys, "experiment", str(spec), "--out", str(tmp_path / "r"), "--no-progress",
+               "--workers", "1")[0] == 0
+    import simsol.report
+    monkeypatch.setattr(simsol.report.Results, "summary", lambda self: pytest.fail("computed"))
+    for out, fragment in (("a-file", "is a file, not a folder"), ("/proc/r", "cannot write")):
+        err = one_line_error(capsys, "report", str(tmp_path / "r"), "--out",
+                             str(tmp_path / out) if not out.startswith("/") else out)
+        assert fragment in err
+
+
+def test_a_report_on_a_truncated_chunk_is_one_line(capsys, tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text(EXPERIMENT)
+    run(capsys, "experiment", str(spec), "--out", str(tmp_path / "r"), "--no-progress",
+        "--workers", "1")
+    chunk = next((tmp_path / "r").glob("cells/*/deals-*.parquet"))
+    chunk.write_bytes(chunk.read_bytes()[:200])
+    err = one_line_error(capsys, "report", str(tmp_path / "r"))
+    assert chunk.name in err and "run the experiment again" in err
+    # and running it again sets the chunk aside and plays it again
+    assert run(capsys, "experiment", str(spec), "--out", str(tmp_path / "r"), "--no-progress",
+               "--workers", "1")[0] == 0
+    assert run(capsys, "report", str(tmp_path / "r"))[0] == 0
+
+
+def test_a_second_run_into_a_held_folder_is_told_what_holds_it(capsys, tmp_path, monkeypatch):
+    from simsol.store import Store
+    spec = tmp_path / "s.toml"
+    spec.write_text(EXPERIMENT)
+    no_play(monkeypatch)
+    with Store(tmp_path / "r").writing():
+        err = one_line_error(capsys, "experiment", str(spec), "--out", str(tmp_path / "r"),
+                             "--no-progress")
+    assert "is in use by pid" in err and "another --out folder" in err

@@ -149,7 +149,7 @@ def test_configuration_errors_get_a_clear_message(options, message):
 ])
 def test_a_setting_the_player_does_not_read_is_refused(policy, options):
     """A setting that would change nothing is an error, not silently ignored."""
-    with pytest.raises(SimsolError, match=f"for a {policy} player"):
+    with pytest.raises(SimsolError, match=f"does nothing for '{policy}'"):
         build_policy(get_game("klondike"), policy, options)
 
 

@@ -184,6 +184,10 @@ def test_the_notebook_runs_top_to_bottom(spec, tmp_path):
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
+    plot_cells = [c for c in notebook.cells if c.cell_type == "code" and "plots." in c.source]
+    assert len(plot_cells) >= 5
+    for cell in plot_cells:  # every figure is shown, not only drawn
+        assert any("image/png" in o.get("data", {}) for o in cell.outputs), cell.source
 
 
 def test_a_cell_table_may_play_fewer_deals(tmp_path):
@@ -217,3 +221,108 @@ deals = 20
 def test_wilson_interval_always_holds_the_estimate(wins, n):
     low, high = wilson(wins, n)
     assert 0.0 <= low <= wins / n <= high <= 1.0
+
+
+REUSE = """
+name = "reuse"
+seed = 5
+deals = 120
+quick_deals = 30
+chunk_size = 50
+[[cells]]
+game = "klondike"
+policies = ["greedy", "random"]
+"""
+
+
+def folder_state(path: Path) -> dict:
+    """Every file under ``path`` (but the lock's) with its bytes."""
+    return {str(f.relative_to(path)): f.read_bytes() for f in sorted(path.rglob("*"))
+            if f.is_file() and not f.name.startswith(".lock")}
+
+
+def test_a_quick_run_goes_to_its_own_folder_and_leaves_the_full_one_alone(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = tmp_path / "reuse.toml"
+    spec.write_text(REUSE)
+    full = run_experiment(spec, workers=1, progress=False)
+    assert full.path == Path("results/reuse")
+    before = folder_state(full.path)
+    quick = run_experiment(spec, quick=True, workers=1, progress=False)
+    assert quick.path == Path("results/reuse-quick")
+    assert len(quick.records("klondike__book__greedy")) == 30
+    assert folder_state(full.path) == before
+    assert len(write_report(full.path).joinpath("summary.csv").read_text()) > 0
+
+
+def test_fewer_deals_into_a_fuller_folder_read_what_is_stored(tmp_path, monkeypatch):
+    spec = tmp_path / "reuse.toml"
+    spec.write_text(REUSE)
+    store = run_experiment(spec, out=tmp_path / "r", workers=1, progress=False)
+    before = folder_state(store.path)
+    monkeypatch.setattr(Store, "write_chunk", lambda *a: pytest.fail("a chunk was written"))
+    run_experiment(spec, out=tmp_path / "r", deals=30, workers=1, progress=False)
+    run_experiment(spec, out=tmp_path / "r", quick=True, workers=1, progress=False)
+    after = folder_state(store.path)
+    assert after.keys() == before.keys() and not any(k.endswith(".broken") for k in after)
+    assert {k: v for k, v in after.items() if k != "manifest.json"} == {
+        k: v for k, v in before.items() if k != "manifest.json"}
+    assert len(Store(tmp_path / "r").records("klondike__book__random")) == 120
+
+
+def test_a_short_last_chunk_is_extended_by_a_longer_run(tmp_path):
+    spec = tmp_path / "reuse.toml"
+    spec.write_text(REUSE)
+    run_experiment(spec, out=tmp_path / "grown", deals=30, workers=1, progress=False)
+    grown = run_experiment(spec, out=tmp_path / "grown", workers=1, progress=False)
+    fresh = run_experiment(spec, out=tmp_path / "fresh", workers=1, progress=False)
+    for cell in fresh.manifest["cells"]:
+        pd.testing.assert_frame_equal(grown.records(cell), fresh.records(cell))
+    assert not list((tmp_path / "grown").rglob("*.broken"))
+
+
+def test_a_folder_another_run_holds_is_refused(spec, tmp_path, monkeypatch):
+    monkeypatch.setattr(Store, "write_chunk", lambda *a: pytest.fail("a chunk was written"))
+    with Store(tmp_path / "held").writing():
+        with pytest.raises(SimsolError, match=r"is in use by pid \d+ on .* since"):
+            run_experiment(spec, out=tmp_path / "held", workers=1, progress=False)
+    assert not (tmp_path / "held" / ".lock.holder").exists()  # released with the run
+
+
+@pytest.mark.parametrize("name", ["../../x", "/tmp/x", "a/b", "..", ".hidden", ""])
+def test_a_spec_name_that_would_leave_results_is_refused(tmp_path, name):
+    path = tmp_path / "s.toml"
+    path.write_text(f"name = {name!r}\n[[cells]]\ngame = 'klondike'\n")
+    with pytest.raises(SimsolError, match="must be a plain folder name"):
+        load_spec(path)
+
+
+def test_single_names_for_presets_and_policies(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text("[[cells]]\ngame = 'klondike'\npresets = 'draw1'\npolicies = 'random'\n")
+    assert [c.id for c in load_spec(path).cells] == ["klondike__draw1__random"]
+    path.write_text("[[cells]]\ngame = 'klondike'\npresets = 3\n")
+    with pytest.raises(SimsolError, match="presets must be a name or a list of names"):
+        load_spec(path)
+    path.write_text("[[cells]]\ngame = 'klondike'\ngrid = { draw = 1 }\n")
+    assert [c.id for c in load_spec(path).cells] == ["klondike__book+draw=1__greedy"]
+
+
+def test_searching_players_get_small_chunks_unless_the_spec_says(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text("deals = 60\n[[cells]]\ngame = 'klondike'\n"
+                    "policies = ['greedy', 'lookahead']\n")
+    store = run_experiment(path, out=tmp_path / "o", deals=1, workers=1, progress=False)
+    sizes = {cell: entry["chunk_size"] for cell, entry in store.manifest["cells"].items()}
+    assert sizes == {"klondike__book__greedy": 10_000, "klondike__book__lookahead": 50}
+
+
+def test_reports_label_every_comparison_and_draw_the_variants_apart(spec, tmp_path):
+    run_experiment(spec, out=tmp_path / "labels", workers=1, progress=False)
+    out = write_report(tmp_path / "labels")
+    assert (out / "rule_variants.png").stat().st_size > 0
+    header = (out / "comparisons.md").read_text().splitlines()[0]
+    assert "| rules |" in header and "| policy |" in header
+    table = (out / "comparisons.md").read_text()
+    assert "| klondike | policy | random | greedy | klondike:draw1@r1 |" in table
