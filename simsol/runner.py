@@ -295,9 +295,9 @@ def play_chunks(job: Job, chunks, workers: int | None = None, scheduler: str | N
         warm_up(job, bar.write if bar is not None else None)  # before the workers fork
     started = time.perf_counter()
     tasks = (job.chunk_args(start, count) for start, count in chunks)
-    for args, (records, seconds) in run_tasks(timed_chunk, tasks, workers, scheduler):
+    for _, (records, seconds) in run_tasks(timed_chunk, tasks, workers, scheduler):
         if on_chunk is not None:
-            on_chunk(args[5], records, seconds)
+            on_chunk(int(records["deal"][0]), records, seconds)  # the chunk's first deal
         if bar is not None:
             bar.update(len(records))
     return time.perf_counter() - started
