@@ -184,6 +184,8 @@ def command_policies(args) -> None:
         print(f"  {policy_summary(game, name, extra)}")
     from simsol.players import FEATURE_NAMES
     print("heuristic features (--policy-opt weight.NAME=W): " + ", ".join(FEATURE_NAMES))
+    for name, doc in game.features:
+        print(f"  {game.name}'s own: {name} - {doc}")
 
 
 def command_run(args) -> None:
@@ -217,7 +219,8 @@ def command_run(args) -> None:
         print(f"  records      {args.records}")
 
 
-ENDED_AS = {"move cap": "cut by the move cap"}  # how an end reason reads in the summary
+# how an end reason reads in the summary
+ENDED_AS = {"move cap": "cut by the move cap", "idle cap": "cut by the idle cap"}
 
 
 def book_of(source: str) -> str:

@@ -49,6 +49,7 @@ class PolicyConfig:
     weights: dict = field(default_factory=dict)  # feature -> weight (weighted bases)
     kind_weights: dict = field(default_factory=dict)  # kind -> weight, added to the order's
     values: dict = field(default_factory=dict)  # the base's own settings
+    off: tuple[str, ...] = ()  # kinds the player never plays (``kind.NAME=never``)
 
     @property
     def player(self) -> Base:
@@ -68,6 +69,7 @@ class PolicyConfig:
         out: dict = {}
         if self.order:
             out["order"] = ",".join(self.order)
+        out |= {f"kind.{kind}": "never" for kind in sorted(self.off)}
         if self.player.weighted:
             out |= {f"weight.{k}": v for k, v in sorted(self.weights.items())}
             out |= {f"kind.{k}": v for k, v in sorted(self.kind_weights.items())}
@@ -148,7 +150,7 @@ def parse_value(text: str):
 
 def setting_names(player: Base) -> list[str]:
     """What ``--policy-opt`` accepts for a base."""
-    names = ["order"] if player.ordered else []
+    names = (["order"] if player.ordered else []) + ["kind.KIND=never"]
     if player.weighted:
         names += ["weight.FEATURE", "kind.KIND"]
     return names + [s.name for s in player.settings]
@@ -162,16 +164,19 @@ def with_options(config: PolicyConfig, options: dict) -> PolicyConfig:
     weights = dict(config.weights)
     kind_weights = dict(config.kind_weights)
     values = dict(config.values)
+    off = set(config.off)
     changes: dict = {}
     for key, raw in options.items():
         value = parse_value(raw) if isinstance(raw, str) else raw
         prefix = key.split(".", 1)[0] + "." if "." in key else key
         if key == "doc":
             changes["doc"] = str(value)
+        elif prefix == "kind." and str(value).lower() in ("never", "off"):
+            off.add(key.split(".", 1)[1])
         elif prefix == "weight." and player.weighted:
             feature = key.split(".", 1)[1]
-            if feature not in FEATURE_NAMES:
-                raise unknown("policy feature", feature, FEATURE_NAMES)
+            if feature not in every_feature():
+                raise unknown("policy feature", feature, every_feature())
             weights[feature] = _number(key, value)
         elif prefix == "kind." and player.weighted:
             kind_weights[key.split(".", 1)[1]] = _number(key, value)
@@ -182,7 +187,8 @@ def with_options(config: PolicyConfig, options: dict) -> PolicyConfig:
             values[key] = check_setting(player.setting(key), raw, value)
         else:
             raise refused(config, key)
-    return replace(config, weights=weights, kind_weights=kind_weights, values=values, **changes)
+    return replace(config, weights=weights, kind_weights=kind_weights, values=values,
+                   off=tuple(sorted(off)), **changes)
 
 
 def refused(config: PolicyConfig, key: str) -> SimsolError:
@@ -252,25 +258,48 @@ def load_policy_file(path: str | Path) -> dict[str, PolicyConfig]:
     return configs
 
 
+def every_feature() -> tuple[str, ...]:
+    """The features some game's heuristic weighs: the shared ones, then every game's own."""
+    from simsol.games import game_names, get_game
+    names = list(FEATURE_NAMES)
+    for game_name in game_names():
+        names += [name for name in get_game(game_name).feature_names if name not in names]
+    return tuple(names)
+
+
+def full_order(order, kinds, off=()) -> tuple[str, ...]:
+    """``order`` followed by every other kind of the game, less the ones switched off: a player
+    plays every legal move unless told not to (the kinds left out of an order come last)."""
+    return tuple(k for k in tuple(order) + tuple(k for k in kinds if k not in order)
+                 if k not in off)
+
+
 def compile_policy(game, config: PolicyConfig) -> np.ndarray:
     """The array the kernels read, for ``game``'s move kinds (layout: engine/layout.py)."""
     player = config.player
     kinds = game.move_kinds
     order = config.order or game.greedy_order
-    for kind in list(order) + list(config.kind_weights):
+    for kind in list(order) + list(config.kind_weights) + list(config.off):
         if kind not in kinds:
             raise unknown(f"move kind for {game.name}", kind, kinds)
     array = np.zeros(P_PRIORITY + len(kinds), dtype=np.float64)
     array[P_MODE] = player.mode
-    for i, feature in enumerate(FEATURE_NAMES):
+    features = game.feature_names
+    for feature in config.weights:
+        if feature not in features:
+            raise unknown(f"policy feature for {game.name}", feature, features)
+    for i, feature in enumerate(features):
         array[P_FEATURES + i] = config.weights.get(feature, 0.0)
     for slot, setting in enumerate(player.settings, start=P_OWN):
         array[slot] = setting.encode(config.value(setting.name))
     priorities = array[P_PRIORITY:]
     if not player.ordered:
         priorities[:] = 0.0
+        for kind in config.off:
+            priorities[kinds.index(kind)] = NEVER
         return array
     priorities[:] = NEVER
+    order = full_order(order, kinds, config.off)
     for rank, kind in enumerate(order):
         index = kinds.index(kind)
         if not player.weighted:

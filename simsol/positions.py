@@ -66,6 +66,10 @@ class Position:
         """The arrays as the kernels take them (shared, not copied: kernels change them)."""
         return state.Position(self.piles, self.lens, self.down, self.vars)
 
+    def hash(self) -> int:
+        """The position hash the loop guard (and a solver's table) keys on, engine/hashing.py."""
+        return int(bind(self.game, SIMPLE).hash_position(self.state()))
+
     def copy(self) -> "Position":
         return Position(self.game, self.piles.copy(), self.lens.copy(), self.down.copy(),
                         self.vars.copy(), self.moves.copy())
@@ -185,14 +189,14 @@ def choice(game, position: Position | str, policy: str = "greedy", preset: str |
 
 
 def play_out(game, position: Position | str, policy: str = "greedy", preset: str | None = None,
-             rules: dict | None = None, seed: int = 0,
-             max_moves: int = DEFAULT_MAX_MOVES) -> tuple[str, Position]:
+             rules: dict | None = None, seed: int = 0, max_moves: int = DEFAULT_MAX_MOVES,
+             policy_options: dict | None = None) -> tuple[str, Position]:
     """Play ``position`` to its end with ``policy`` through the game loop: how it ended (one of
     ``END_REASONS``) and the final position."""
     from simsol.policies import build_policy
     if isinstance(position, str):
         position = parse_position(game, position)
-    compiled = build_policy(game, policy)
+    compiled = build_policy(game, policy, policy_options)
     end = bind(game, compiled.kernel).play_position(
         position.state(), _rules_array(game, preset, rules), compiled.array,
         compiled.make_work(game), seed, max_moves, position.moves)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simsol.engine.state import END_REASONS, GAVE_UP, MOVE_CAP
+from simsol.engine.state import END_REASONS, GAVE_UP, IDLE_CUT, MOVE_CAP
 from simsol.rules import SimsolError
 from simsol.stats import mcnemar, paired_difference, wilson
 from simsol.store import Store, make_folder
@@ -35,9 +35,9 @@ class Results:
         return self._records[cell_id]
 
     def summary(self) -> pd.DataFrame:
-        """One row per cell: win rate and interval, foundation cards, capped games, games the player
-        gave up with legal moves left, and deals/s per core (deals over the compute seconds stored
-        with the chunks)."""
+        """One row per cell: win rate and interval, foundation cards, capped games (the move cap
+        or the idle cap), games the player gave up with legal moves left, and deals/s per core
+        (deals over the compute seconds stored with the chunks)."""
         rows = []
         for cell in self.cells.itertuples():
             if not self.store.chunk_files(cell.cell):
@@ -51,7 +51,7 @@ class Results:
                 "policy": cell.policy, "deals": n, "wins": wins, "win_rate": wins / n,
                 "ci_low": low, "ci_high": high,
                 "mean_foundation": float(records["foundation"].mean()),
-                "capped": int((records["end"] == MOVE_CAP).sum()),
+                "capped": int(((records["end"] == MOVE_CAP) | (records["end"] == IDLE_CUT)).sum()),
                 "gave_up": int((records["end"] == GAVE_UP).sum()),
                 "deals_per_s_per_core": n / seconds if seconds > 0 else float("nan"),
                 "cell": cell.cell,

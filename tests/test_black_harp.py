@@ -192,7 +192,7 @@ def test_a_move_between_piles_starts_the_cycle_again():
     position = parse_position(HARP, SHUTTLE.replace("(4♥)", "(4♥) (5♥)"))
     turn_once(position)
     turn_once(position)
-    do(position, next(m for m in legal(position) if m.kind == "tableau_other"))
+    do(position, next(m for m in legal(position) if m.kind == "build"))
     assert position.vars[HARP.var_names["cycle_turns"]] == 1  # the card lying turned is seen
     hand = [card_text(c) for c in position.pile("hand")]
     shown = game_turns(position)
@@ -230,14 +230,14 @@ tableau2: (4♦) 9♣
 
 def test_a_shuttle_does_not_keep_the_hand_waiting_by_default():
     assert keys(SHUTTLE) == {
-        ("tableau_other", "tableau1", "tableau2", 1),
+        ("build", "tableau1", "tableau2", 1),
         ("stock", "hand", "turned", 1),
     }
 
 
 def test_no_move_reading_waits_until_nothing_can_move():
     assert keys(SHUTTLE, rules={"hand_when": "no-move"}) == {
-        ("tableau_other", "tableau1", "tableau2", 1),
+        ("build", "tableau1", "tableau2", 1),
     }
     without = "hand: (2♥) (3♥)\ntableau1: (3♦) 10♥ 9♠ 8♥"
     assert keys(without, rules={"hand_when": "no-move"}) == {("stock", "hand", "turned", 1)}
@@ -252,8 +252,8 @@ def test_a_group_or_any_part_of_it_may_move():
     """
     assert keys(position) == {
         ("reveal", "tableau1", "tableau2", 3),  # the whole group on J♣
-        ("tableau_other", "tableau1", "tableau3", 2),  # 9♠ 8♥ on 10♦
-        ("tableau_other", "tableau1", "tableau4", 1),  # 8♥ on 9♣
+        ("build", "tableau1", "tableau3", 2),  # 9♠ 8♥ on 10♦
+        ("build", "tableau1", "tableau4", 1),  # 8♥ on 9♣
         ("reveal", "tableau3", "tableau2", 1),  # 10♦ on J♣
         ("reveal", "tableau4", "tableau3", 1),  # 9♣ on 10♦
     }
@@ -277,7 +277,7 @@ def test_a_space_takes_only_a_king_with_its_retinue():
     """
     assert keys(position) == {
         ("reveal", "tableau1", "tableau4", 3),  # K♠ Q♥ J♣ into one of the spaces
-        ("tableau_other", "tableau1", "tableau2", 1),  # J♣ on Q♦
+        ("build", "tableau1", "tableau2", 1),  # J♣ on Q♦
     }
 
 

@@ -6,9 +6,9 @@ read naturally.
 
 from __future__ import annotations
 
-from simsol.engine.state import NO_PROGRESS, V_END_HINT, V_FOUNDATION
+from simsol.engine.state import V_FOUNDATION
 from simsol.games import get_game
-from simsol.positions import moves_from, parse_position, play
+from simsol.positions import moves_from, parse_position, play, play_out
 from simsol.rules import build_rules
 from simsol.trace import trace
 
@@ -55,7 +55,7 @@ def test_only_the_exposed_card_goes_to_a_foundation_one_at_a_time():
     assert keys(position) == {
         ("to_foundation", "tableau2", "foundation7", 1),
         ("uncover", "tableau1", "tableau3", 1),  # 5♥ into a space frees A♠
-        ("tableau_other", "tableau2", "tableau3", 1),
+        ("build", "tableau2", "tableau3", 1),
     }
 
 
@@ -100,11 +100,11 @@ def test_a_group_or_any_part_of_it_moves_and_dealt_cards_are_no_group():
     tableau4: 6♦ 9♣
     tableau5: 6♠""", 6)
     assert keys(position) == {
-        ("tableau_other", "tableau1", "tableau2", 3),  # 10♥ 9♠ 8♥ on J♣, 5♦ stays
-        ("tableau_other", "tableau1", "tableau3", 2),  # 9♠ 8♥ on 10♦
-        ("tableau_other", "tableau1", "tableau4", 1),  # 8♥ on 9♣
-        ("tableau_other", "tableau3", "tableau2", 1),  # 10♦ on J♣
-        ("tableau_other", "tableau4", "tableau3", 1),  # 9♣ on 10♦
+        ("build", "tableau1", "tableau2", 3),  # 10♥ 9♠ 8♥ on J♣, 5♦ stays
+        ("build", "tableau1", "tableau3", 2),  # 9♠ 8♥ on 10♦
+        ("build", "tableau1", "tableau4", 1),  # 8♥ on 9♣
+        ("build", "tableau3", "tableau2", 1),  # 10♦ on J♣
+        ("build", "tableau4", "tableau3", 1),  # 9♣ on 10♦
     }
 
 
@@ -114,8 +114,8 @@ def test_a_space_takes_any_card_or_group_from_another_column():
     tableau3: K♦
     """
     assert keys(position) == {
-        ("tableau_other", "tableau1", "tableau2", 2),  # 9♥ 8♣ into a space
-        ("tableau_other", "tableau1", "tableau2", 1),  # 8♣ alone into a space
+        ("build", "tableau1", "tableau2", 2),  # 9♥ 8♣ into a space
+        ("build", "tableau1", "tableau2", 1),  # 8♣ alone into a space
         ("space_shift", "tableau3", "tableau2", 1),  # a whole column: changes nothing
     }
 
@@ -152,10 +152,11 @@ def test_book_is_one_pass_two_passes_turns_the_waste_over_once():
                    preset="unlimited") == {redeal}
 
 
-def test_unlimited_stops_after_a_pass_without_progress():
+def test_unlimited_redeals_are_offered_and_the_guard_ends_the_game():
     position = parse_position(GRANNY, "waste: 2♦ 3♦\ntableau1: 5♠ 7♠\nvars: pass_progress=0")
-    assert of_kind("stock", position, preset="unlimited") == set()
-    assert position.vars[V_END_HINT] == NO_PROGRESS
+    assert of_kind("stock", position, preset="unlimited") != set()
+    end, _ = play_out(GRANNY, position, preset="unlimited")
+    assert end == "no progress"
 
 
 def test_building_is_down_in_alternate_colours_for_bank_cards_too():
@@ -199,13 +200,13 @@ tableau3: 2♣""", 4)
 def test_the_bank_waits_until_the_columns_are_done():
     """«Когда в столбцах перегруппировка завершится или зайдет в тупик, беритесь за банк»."""
     assert keys(COLUMNS_BUSY) == {("to_foundation", "tableau1", "foundation3", 1),
-                                  ("tableau_other", "tableau1", "tableau2", 1)}
+                                  ("build", "tableau1", "tableau2", 1)}
     assert ("stock", "bank", "waste", 1) in keys(COLUMNS_BUSY, rules={"bank_when": "any-time"})
     done = COLUMNS_BUSY.replace("foundation3: A♥ 2♥ 3♥ 4♥", "foundation3: A♥ 2♥ 3♥")
-    assert keys(done) == {("tableau_other", "tableau1", "tableau2", 1),  # 5♥ on 6♠: no use
+    assert keys(done) == {("build", "tableau1", "tableau2", 1),  # 5♥ on 6♠: no use
                           ("stock", "bank", "waste", 1)}
     assert keys(done, rules={"bank_when": "no-move"}) == {
-        ("tableau_other", "tableau1", "tableau2", 1)}
+        ("build", "tableau1", "tableau2", 1)}
 
 
 def test_the_rules_id_says_version_2():

@@ -67,7 +67,7 @@ def test_a_sealed_pack_turns_one_card_at_a_time_and_is_not_built_on_until_its_la
     # used up completely, the pack's place takes any free card
     play(PIANO, position, move(position, "tableau1", "tableau6"))
     assert ("waste_to_tableau", "waste", "tableau1", 1) in onto(position, "tableau1")
-    assert ("tableau_other", "tableau2", "tableau1", 1) in onto(position, "tableau1")  # 8♦
+    assert ("build", "tableau2", "tableau1", 1) in onto(position, "tableau1")  # 8♦
     assert ("waste_to_tableau", "waste", "tableau1", 1) not in keys(SEALED.replace("8♦", "6♦"))
 
 
@@ -141,15 +141,17 @@ def test_only_one_card_moves_at_a_time():
     tableau2: 10♦
     tableau3: 9♣
     """
-    # 9♠ 8♥ may not go onto 10♦ together; 8♥ alone is a shuttle (tableau_other)
+    # 9♠ 8♥ may not go onto 10♦ together; 8♥ alone is a shuttle (build)
     assert {k for k in keys(position) if k[1] == "tableau1"} == {
-        ("tableau_other", "tableau1", "tableau3", 1), ("tableau_other", "tableau1", "tableau4", 1)}
+        ("build", "tableau1", "tableau3", 1), ("build", "tableau1", "tableau4", 1)}
 
 
-def test_greedy_never_shuttles_single_cards():
+def test_greedy_shifts_cards_between_columns_before_the_next_stock_card():
     greedy = build_policy(PIANO, "greedy").array
-    for kind in ("tableau_other", "space_shift"):
-        assert greedy[P_PRIORITY + PIANO.move_kinds.index(kind)] == NEVER
+    priority = {kind: greedy[P_PRIORITY + PIANO.move_kinds.index(kind)]
+                for kind in ("build", "space_shift", "stock")}
+    assert NEVER not in priority.values()
+    assert priority["build"] < priority["stock"] < priority["space_shift"]
 
 
 def test_two_pack_foundations_take_both_aces_of_a_suit():

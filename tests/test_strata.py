@@ -63,7 +63,7 @@ def test_single_cards_build_down_in_alternate_colours_in_the_piquet_order():
     vars: redeals=2
     """
     assert keys(position) == {
-        ("tableau_other", "tableau1", "tableau3", 1),  # 9♠ on 10♥, never 10♦ 9♠ onto J♣
+        ("build", "tableau1", "tableau3", 1),  # 9♠ on 10♥, never 10♦ 9♠ onto J♣
         ("empty_pile", "tableau3", "tableau2", 1),  # 10♥ on J♣
         ("empty_pile", "tableau4", "tableau1", 1),  # 8♥ on 9♠
         ("empty_pile", "tableau5", "tableau4", 1),  # 7♣ on 8♥ (7 is one below 8)
@@ -77,7 +77,7 @@ def test_a_space_takes_any_exposed_card():
     vars: redeals=2
     """
     assert keys(position) == {
-        ("tableau_other", "tableau1", "tableau3", 1),  # 10♦ into a space (one offered)
+        ("build", "tableau1", "tableau3", 1),  # 10♦ into a space (one offered)
         ("space_shift", "tableau2", "tableau3", 1),
         ("empty_pile", "tableau2", "tableau1", 1),  # 9♣ on 10♦
     }
@@ -101,7 +101,7 @@ def test_the_redeal_waits_until_no_card_can_move():
     assert keys(to_foundation) == {("to_foundation", "tableau8", "foundation1", 1)}
     # Q♦ may go on a black King, freeing nothing: as in the issue's deal 1, where greedy redealt
     onto_column = KINGS.replace("tableau8: K♦", "tableau8: K♦ Q♦")
-    assert keys(onto_column) == {("tableau_other", "tableau8", f"tableau{i}", 1)
+    assert keys(onto_column) == {("build", "tableau8", f"tableau{i}", 1)
                                  for i in (1, 2, 5, 6)}
     for position in (to_foundation, onto_column):
         assert REDEAL in keys(position, rules={"redeal_when": "any-time"})

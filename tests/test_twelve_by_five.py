@@ -84,7 +84,7 @@ def test_single_cards_build_down_in_the_same_suit():
     tableau4: 9♥
     """
     assert keys(position) == {
-        ("tableau_other", "tableau1", "tableau2", 1),  # 9♠ on 10♠
+        ("build", "tableau1", "tableau2", 1),  # 9♠ on 10♠
         ("empty_pile", "tableau2", "tableau3", 1),  # 10♠ on J♠; 10♠ 9♠ may not move together
     }  # and no column card goes into a space
 

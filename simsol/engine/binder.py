@@ -21,6 +21,9 @@ import types
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
+from simsol.engine.hashing import pile_salts
 from simsol.engine.jit import entry, kernel
 
 # module name -> [(template, how to compile it)], in the order they were marked
@@ -47,7 +50,7 @@ def _unbound(*args):
 
 
 GAME_NAMES = ("game_setup", "game_generate_stable", "game_generate", "game_apply",
-              "game_keeps_moves")
+              "game_keeps_moves", "game_feature_score")
 
 
 @dataclass(frozen=True)
@@ -60,10 +63,12 @@ class Entries:
     pick_move: Callable
     play_position: Callable
     apply_move: Callable
+    hash_position: Callable
 
 
 _BOUND: dict[tuple[str, str], Entries] = {}
 LOOP_MODULE = "simsol.engine.loop"
+CHOICE_MODULE = "simsol.engine.choice"  # the simple players: every base may roll out with them
 
 
 def bind(game, player_kernel: str) -> Entries:
@@ -77,13 +82,16 @@ def bind(game, player_kernel: str) -> Entries:
 def _bind(game, player_kernel: str) -> Entries:
     module_name, _, function_name = player_kernel.partition(":")
     importlib.import_module(LOOP_MODULE)
+    importlib.import_module(CHOICE_MODULE)
     player_module = importlib.import_module(module_name)
     suffix = re.sub(r"\W", "_", f"{game.name}_{function_name}")
     bindings: dict[str, object] = {name: getattr(game, name.removeprefix("game_"))
                                    for name in GAME_NAMES}
     bindings["GAME_CARDS"] = game.deck.size
-    templates = list(_TEMPLATES[LOOP_MODULE])
-    if module_name != LOOP_MODULE:
+    bindings["GAME_PILE_SALTS"] = pile_salts(game.n_piles, game.interchangeable)
+    bindings["GAME_STATE_VARS"] = np.array(game.state_vars, dtype=np.int64)
+    templates = list(_TEMPLATES[LOOP_MODULE]) + list(_TEMPLATES[CHOICE_MODULE])
+    if module_name not in (LOOP_MODULE, CHOICE_MODULE):
         templates += _TEMPLATES.get(module_name, [])
     namespaces = []
     for function, compile_as in templates:

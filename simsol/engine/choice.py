@@ -4,12 +4,26 @@ They read only the listed moves (computed by the game from visible cards) and th
 of the position (how many cards lie face down, never which).  The three share one kernel, so
 the loop is compiled once for all of them; ``P_MODE`` says which one plays.  The searching
 players use ``pick_simple`` as their roll-out player.
+
+A heuristic weighs the shared features below and the game's own (``FEATURES`` and the kernel
+``feature_score`` in the game's module, for what the shared ones miss: a card safe to play up,
+a space kept for a King, a same-suit build).  The game's features take the weight slots after
+the shared ones; the move choice is compiled per game (``@template``) so it can call them.
 """
 
 from __future__ import annotations
 
+from simsol.engine.binder import _unbound, template
 from simsol.engine.jit import kernel
-from simsol.engine.layout import NEVER, P_FEATURES, P_MODE, P_PRIORITY, Setting, own_slots
+from simsol.engine.layout import (
+    MAX_FEATURES,
+    NEVER,
+    P_FEATURES,
+    P_MODE,
+    P_PRIORITY,
+    Setting,
+    own_slots,
+)
 from simsol.engine.state import M_COUNT, M_DST, M_KIND, M_SRC
 from simsol.engine.streams import POLICY_STREAM, below
 
@@ -20,6 +34,9 @@ RANDOM, GREEDY, HEURISTIC = range(len(MODES))
 FEATURE_NAMES = ("reveal", "empties", "hidden_under", "cards", "into_space", "source_length")
 F_REVEAL, F_EMPTIES, F_HIDDEN_UNDER, F_CARDS, F_INTO_SPACE, F_SOURCE_LENGTH = range(
     len(FEATURE_NAMES))
+P_GAME_FEATURES = P_FEATURES + len(FEATURE_NAMES)  # the first weight of a game's own features
+MAX_GAME_FEATURES = MAX_FEATURES - len(FEATURE_NAMES)
+game_feature_score = _unbound  # the game's ``feature_score`` (bound per game, binder.py)
 
 TIES = ("first", "random")
 HEURISTIC_SETTINGS = (
@@ -64,10 +81,12 @@ def choose_random(moves, n, policy, rng):
     return -1
 
 
-@kernel
-def move_score(move, policy, lens, down):
+@template(compile_as=kernel(inline="always"))
+def move_score(pos, rules, move, policy):
     """A heuristic's score of one move: its kind's weight plus weighted features of what it does
-    to the visible position (face-down cards are only counted, never read)."""
+    to the visible position (face-down cards are only counted, never read), the game's own
+    features included."""
+    lens, down = pos.lens, pos.down
     src = move[M_SRC]
     left = lens[src] - move[M_COUNT]
     score = policy[P_PRIORITY + move[M_KIND]]
@@ -77,11 +96,11 @@ def move_score(move, policy, lens, down):
     score += policy[P_FEATURES + F_CARDS] * move[M_COUNT]
     score += policy[P_FEATURES + F_INTO_SPACE] * (lens[move[M_DST]] == 0)
     score += policy[P_FEATURES + F_SOURCE_LENGTH] * lens[src]
-    return score
+    return score + game_feature_score(pos, rules, move, policy, P_GAME_FEATURES)
 
 
-@kernel
-def choose_heuristic(moves, n, policy, lens, down, rng):
+@template(compile_as=kernel)
+def choose_heuristic(pos, rules, moves, n, policy, rng):
     """The allowed move with the highest score; ties go to the first or a random one."""
     best = -1
     best_score = -1e300
@@ -89,7 +108,7 @@ def choose_heuristic(moves, n, policy, lens, down, rng):
     for i in range(n):
         if not allowed(moves, i, policy):
             continue
-        score = move_score(moves[i], policy, lens, down)
+        score = move_score(pos, rules, moves[i], policy)
         if score > best_score:
             best, best_score, ties = i, score, 1
         elif score == best_score and policy[P_TIES] == 1:
@@ -99,20 +118,20 @@ def choose_heuristic(moves, n, policy, lens, down, rng):
     return best
 
 
-@kernel
-def pick_simple(mode, pos, moves, n, policy, rng):
+@template(compile_as=kernel(inline="always"))
+def pick_simple(mode, pos, rules, moves, n, policy, rng):
     """One move of the simple player ``mode`` (-1 when it allows none of the ``n`` moves)."""
     if mode == RANDOM:
         return choose_random(moves, n, policy, rng)
     if mode == HEURISTIC:
-        return choose_heuristic(moves, n, policy, pos.lens, pos.down, rng)
+        return choose_heuristic(pos, rules, moves, n, policy, rng)
     return choose_greedy(moves, n, policy)
 
 
-@kernel(inline="always")
+@template(compile_as=kernel(inline="always"))
 def choose_simple(pos, rules, moves, n, policy, rng, work):
     """The player-base kernel of random, greedy and heuristic (``work`` is unused)."""
-    return pick_simple(policy[P_MODE], pos, moves, n, policy, rng)
+    return pick_simple(policy[P_MODE], pos, rules, moves, n, policy, rng)
 
 
 def no_work(game, policy):

@@ -13,8 +13,15 @@ A game supplies its rules as compiled functions over a ``Position`` (engine/stat
 
 The loop owns everything else, so no game can forget it: the kept stable moves and when they
 are stale, the move count, the win (every card on the foundations), the best foundation count
-(a new high is progress; worrying back is not), the progress of the current pass, the cut of a
-game that makes no progress, the move cap and the trace.  Nothing here allocates per move.
+(a new high is progress; worrying back is not), the progress of the current pass, the loop
+guard, the move cap and the trace.  Nothing here allocates per move.
+
+The loop guard: every policy may play every legal move, and loops are stopped by the position.
+The hashes of the positions played since the last progress are kept (engine/hashing.py); a move
+that leads back to one of them is taken back and struck from the list, and the player chooses
+again among the rest, so no player is ever offered a move into a position it has seen since its
+last progress.  When every legal move repeats, the game ends as "no progress".  A game that
+wanders ``IDLE_CAP`` moves without progress, each to a new position, is cut ("idle cap").
 """
 
 from __future__ import annotations
@@ -24,9 +31,11 @@ from typing import NamedTuple
 import numpy as np
 
 from simsol.engine.binder import _unbound, entry_template, template
+from simsol.engine.hashing import new_seen, position_hash, seen_add, seen_clear
 from simsol.engine.jit import allocating, kernel
 from simsol.engine.state import (
     GAVE_UP,
+    IDLE_CUT,
     MAX_MOVES_LISTED,
     MOVE_CAP,
     MOVE_COLUMNS,
@@ -42,17 +51,48 @@ from simsol.engine.state import (
     WON,
     Position,
     clear_position,
+    copy_position,
     new_position,
 )
 from simsol.engine.streams import GAME_STREAM, N_STREAMS, deal_into, init_streams
 
-# Moves without progress before a game is cut as looping ("no progress").
-IDLE_CAP = 1000
+# Moves without progress, each to a new position, before a game is cut ("idle cap").
+IDLE_CAP = 200
 DEFAULT_MAX_MOVES = 5000
 
 game_setup = game_generate_stable = game_generate = game_apply = game_keeps_moves = _unbound
 player_choose = _unbound
 GAME_CARDS = 0  # the deck size: a game is won when every card is on the foundations
+GAME_PILE_SALTS = np.zeros(1, dtype=np.uint64)  # the game's salts (engine/hashing.py)
+GAME_STATE_VARS = np.zeros(0, dtype=np.int64)  # the counters that are part of its position
+
+
+class Guard(NamedTuple):
+    """The loop guard's space, made once per batch: the positions seen since the last progress,
+    and the position and random streams before the move being tried, to take it back."""
+
+    seen: object  # hashing.Seen
+    before: Position
+    rng_before: np.ndarray
+
+
+@allocating
+def new_guard(n_piles, capacity):
+    return Guard(new_seen(), new_position(n_piles, capacity),
+                 np.zeros(2 * N_STREAMS, dtype=np.uint64))
+
+
+@template(compile_as=kernel(inline="always"))
+def hash_of(pos):
+    return position_hash(pos, GAME_PILE_SALTS, GAME_STATE_VARS)
+
+
+@kernel(inline="always")
+def strike(moves, n, i):
+    """Take row ``i`` out of the first ``n`` rows, keeping the others' order."""
+    for k in range(i, n - 1):
+        for c in range(MOVE_COLUMNS):
+            moves[k, c] = moves[k + 1, c]
 
 
 @template(compile_as=kernel(inline="always"))
@@ -103,27 +143,65 @@ def snapshot(step, pos, trace):
 
 
 @template
-def play_deal(deck, rules, policy, pos, moves, rng, work, max_moves, trace):
+def play_deal(deck, rules, policy, pos, moves, rng, work, guard, max_moves, trace):
     """Play one dealt deck to its end and return the end reason; ``pos.vars`` holds the counts."""
     clear_position(pos)
     game_setup(deck, rules, pos, rng)
     pos.vars[V_BEST_FOUNDATION] = pos.vars[V_FOUNDATION]
     if trace.moves.shape[0] > 0:
         snapshot(0, pos, trace)
-    return play_on(rules, policy, pos, moves, rng, work, max_moves, trace)
+    return play_on(rules, policy, pos, moves, rng, work, guard, max_moves, trace)
+
+
+@template(compile_as=kernel(inline="always"))
+def play_new(rules, policy, pos, moves, n, rng, work, guard):
+    """Let the policy choose among the ``n`` listed moves and play its move, unless it leads
+    back to a position seen since the last progress: then take it back, strike it from the
+    list and let the policy choose again.
+
+    Returns the row of the move played and whether it made progress; the row is -1 when the
+    policy plays none of the moves left, -2 when every move repeated."""
+    vars = pos.vars
+    repeats = 0
+    while True:
+        pick = player_choose(pos, rules, moves, n, policy, rng, work)
+        if pick < 0:
+            return (-2 if n == 0 and repeats > 0 else -1), False
+        copy_position(pos, guard.before)
+        for k in range(rng.shape[0]):
+            guard.rng_before[k] = rng[k]
+        progress = apply_listed(pos, rules, moves[pick], rng)
+        if vars[V_FOUNDATION] > vars[V_BEST_FOUNDATION]:
+            vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
+            progress = True
+        if progress:
+            seen_clear(guard.seen)
+            seen_add(guard.seen, hash_of(pos))
+            return pick, True
+        if seen_add(guard.seen, hash_of(pos)):
+            return pick, False
+        copy_position(guard.before, pos)  # a repeat: take it back (the list is listed afresh)
+        for k in range(rng.shape[0]):
+            rng[k] = guard.rng_before[k]
+        strike(moves, n, pick)
+        n -= 1
+        repeats += 1
 
 
 @template
-def play_on(rules, policy, pos, moves, rng, work, max_moves, trace):
+def play_on(rules, policy, pos, moves, rng, work, guard, max_moves, trace):
     """Play ``pos`` to its end and return the end reason.
 
-    No listed move: the game's hint ("stuck", or "no progress" when it refused a redeal or a
-    turn for lack of progress).  Moves listed but the policy plays none of them: "gave up", so
-    that "stuck" always means the rules allow no move.
+    No listed move: the game's hint ("stuck", or "no progress" when its rules refused a move
+    for lack of progress).  Every listed move leads back to a position seen since the last
+    progress: "no progress".  Moves left but the policy plays none of them: "gave up", so that
+    "stuck" always means the rules allow no move.
     """
     vars = pos.vars
     tracing = trace.moves.shape[0] > 0
     idle = 0
+    seen_clear(guard.seen)
+    seen_add(guard.seen, hash_of(pos))
     while True:
         if is_won(pos):
             return WON
@@ -131,25 +209,24 @@ def play_on(rules, policy, pos, moves, rng, work, max_moves, trace):
             return MOVE_CAP
         vars[V_END_HINT] = STUCK
         n = list_moves(pos, rules, moves)
-        pick = player_choose(pos, rules, moves, n, policy, rng, work)
+        hint = vars[V_END_HINT]
+        pick, progress = play_new(rules, policy, pos, moves, n, rng, work, guard)
+        if pick == -2:
+            return NO_PROGRESS
         if pick < 0:
-            return vars[V_END_HINT] if n == 0 else GAVE_UP
-        progress = apply_listed(pos, rules, moves[pick], rng)
+            return hint if n == 0 else GAVE_UP
         vars[V_MOVES] += 1
         if tracing:
             for c in range(MOVE_COLUMNS):
                 trace.moves[vars[V_MOVES] - 1, c] = moves[pick, c]
             snapshot(vars[V_MOVES], pos, trace)
-        if vars[V_FOUNDATION] > vars[V_BEST_FOUNDATION]:
-            vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
-            progress = True
         if progress:
             idle = 0
             vars[V_PASS_PROGRESS] = 1
         else:
             idle += 1
             if idle > IDLE_CAP:
-                return NO_PROGRESS
+                return IDLE_CUT
 
 
 @allocating
@@ -168,9 +245,10 @@ def run_batch(unshuffled, n_piles, capacity, rules, policy, work, seed, first, m
     moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     trace = no_trace(n_piles, capacity)
+    guard = new_guard(n_piles, capacity)
     for k in range(out.shape[0]):
         deal_into(deck, unshuffled, rng, seed, first + k)
-        end = play_deal(deck, rules, policy, pos, moves, rng, work, max_moves, trace)
+        end = play_deal(deck, rules, policy, pos, moves, rng, work, guard, max_moves, trace)
         record = out[k]
         record["deal"] = first + k
         record["won"] = end == WON
@@ -190,7 +268,8 @@ def trace_deal(unshuffled, rules, policy, work, seed, index, max_moves, trace, v
     moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     deal_into(deck, unshuffled, rng, seed, index)
-    return play_deal(deck, rules, policy, pos, moves, rng, work, max_moves, trace)
+    return play_deal(deck, rules, policy, pos, moves, rng, work, new_guard(n_piles, capacity),
+                     max_moves, trace)
 
 
 @entry_template
@@ -226,8 +305,15 @@ def play_position(pos, rules, policy, work, seed, max_moves, moves):
     how games end); the position is left as the game ended."""
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     init_streams(rng, seed, 0)
-    return play_on(rules, policy, pos, moves, rng, work, max_moves,
-                   no_trace(pos.lens.shape[0], pos.piles.shape[1]))
+    n_piles, capacity = pos.piles.shape[0], pos.piles.shape[1]
+    return play_on(rules, policy, pos, moves, rng, work, new_guard(n_piles, capacity), max_moves,
+                   no_trace(n_piles, capacity))
+
+
+@entry_template
+def hash_position(pos):
+    """The position hash of a given position (engine/hashing.py), for tests and tools."""
+    return hash_of(pos)
 
 
 @entry_template

@@ -18,8 +18,6 @@ from simsol.engine.state import (
     M_KIND,
     M_SPARE,
     M_SRC,
-    NO_PROGRESS,
-    V_END_HINT,
     V_FOUNDATION,
     V_PASS_PROGRESS,
     V_PASSES,
@@ -53,13 +51,13 @@ PILE_MOVE_KINDS = (
     "waste_to_tableau",
     "uncover",  # a tableau move that exposes a face-up card that can go to a foundation
     "empty_pile",  # a tableau move that empties its pile
-    "tableau_other",  # any other tableau move (part of a group, leaving face-up cards)
-    "space_shift",  # a pile's whole content moved into a space: changes nothing
-    "foundation_to_tableau",  # worrying back
+    "build",  # any other move between piles (part of a group, leaving face-up cards)
+    "space_shift",  # a pile's whole content moved into a space
+    "worry_back",  # a foundation's top card back onto a pile
     "stock",  # turn cards from the stock, or redeal
 )
 (TO_FOUNDATION, WASTE_TO_FOUNDATION, RESERVE_TO_FOUNDATION, REVEAL, RESERVE_TO_TABLEAU,
- WASTE_TO_TABLEAU, UNCOVER, EMPTY_PILE, TABLEAU_OTHER, SPACE_SHIFT, FOUNDATION_TO_TABLEAU,
+ WASTE_TO_TABLEAU, UNCOVER, EMPTY_PILE, BUILD, SPACE_SHIFT, WORRY_BACK,
  STOCK) = range(len(PILE_MOVE_KINDS))
 
 # When a game offers the move it falls back on once the piles are done (Black Harp's hand,
@@ -226,7 +224,7 @@ def classify_tableau_move(piles, lens, down, src, start, dst_empty, f0, per_suit
     if foundation_for(piles[src, start - 1], piles, lens, f0, per_suit, base_rank, fsucc,
                       full) >= 0:
         return UNCOVER
-    return TABLEAU_OTHER
+    return BUILD
 
 
 @kernel(inline="always")
@@ -293,20 +291,20 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
 def gen_stock_move(lens, vars, stock, waste, draw, redeals, moves, n):
     """Turn ``draw`` cards, or redeal when the stock is out and the limit allows it.
 
-    With unlimited redeals (``redeals < 0``) a redeal is refused after a pass without progress,
-    and the game then ends as "no progress" unless another move is taken.
+    With unlimited redeals (``redeals < 0``) the redeal is always offered; the loop guard ends
+    the game once the redeal (and every other move) only leads back to a position seen since
+    the last progress.  A redeal under a limit is marked (``M_SPARE`` 1) so that ``apply_stock``
+    counts it: the redeals used are part of the position only when they are limited.
     """
     if lens[stock] > 0:
         return add_move(moves, n, STOCK, stock, waste, min(draw, lens[stock]), -1)
     if lens[waste] == 0:
         return n
-    if redeals < 0:
-        if vars[V_PASS_PROGRESS] == 0:
-            vars[V_END_HINT] = NO_PROGRESS
-            return n
-    elif vars[V_REDEALS] >= redeals:
+    if redeals >= 0 and vars[V_REDEALS] >= redeals:
         return n
-    return add_move(moves, n, STOCK, waste, stock, lens[waste], -1)
+    n = add_move(moves, n, STOCK, waste, stock, lens[waste], -1)
+    moves[n - 1, M_SPARE] = redeals >= 0
+    return n
 
 
 @kernel(inline="always")
@@ -344,7 +342,7 @@ def apply_stock(piles, lens, down, vars, move, stock):
         turn_over(piles, lens, stock, move[M_DST], move[M_COUNT])
     else:
         turn_over(piles, lens, move[M_SRC], stock, move[M_COUNT])
-        vars[V_REDEALS] += 1
+        vars[V_REDEALS] += move[M_SPARE]  # counted only under a limit (``gen_stock_move``)
         vars[V_PASSES] += 1
         vars[V_PASS_PROGRESS] = 0
     down[stock] = lens[stock]

@@ -123,7 +123,8 @@ def choose_lookahead(pos, rules, moves, n, policy, rng, work):
                 if is_won(scratch):
                     break
                 m = list_moves(scratch, rules, work.moves)
-                pick = pick_simple(policy[P_ROLLOUT], scratch, work.moves, m, policy, work.rng)
+                pick = pick_simple(policy[P_ROLLOUT], scratch, rules, work.moves, m, policy,
+                                   work.rng)
                 if pick < 0:
                     break
                 apply_listed(scratch, rules, work.moves[pick], work.rng)

@@ -31,8 +31,11 @@ class Position(NamedTuple):
 # How a game ended (the ``end`` column of every record).  "stuck": the rules allow no move;
 # "gave up": they allow some, but the policy plays none of them.  New reasons are appended, so a
 # stored code keeps its meaning.
-WON, STUCK, NO_PROGRESS, MOVE_CAP, GAVE_UP = 0, 1, 2, 3, 4
-END_REASONS = ("won", "stuck", "no progress", "move cap", "gave up")
+# "no progress": every legal move leads back to a position seen since the last progress (or the
+# game's rules refused a move for lack of it); "idle cap": cut after ``IDLE_CAP`` moves without
+# progress, each to a new position.
+WON, STUCK, NO_PROGRESS, MOVE_CAP, GAVE_UP, IDLE_CUT = 0, 1, 2, 3, 4, 5
+END_REASONS = ("won", "stuck", "no progress", "move cap", "gave up", "idle cap")
 
 # The shared counters.  The loop owns the ones marked (loop): no game writes them.
 SHARED_COUNTERS = (
@@ -51,21 +54,37 @@ V_GAME = len(SHARED_COUNTERS)  # the first slot of a game's own counters
 N_VARS = 16
 
 
+# The shared counters that are part of the position (the position hash reads them): the redeals
+# counted against a limit.  The others are the loop's bookkeeping or follow from the piles.
+SHARED_STATE_COUNTERS = (V_REDEALS,)
+
+
 class Counters(tuple):
-    """A game's own counters: their slots, in declared order, with the names kept."""
+    """A game's own counters: their slots, in declared order, with the names kept, and which of
+    them are part of the position (``state``) rather than scratch a move generator derives from
+    the piles and keeps for the next call."""
 
     names: tuple[str, ...]
+    state: tuple[int, ...]
 
     def by_name(self) -> dict[str, int]:
         return dict(zip(self.names, self))
 
 
-def game_counters(*names: str) -> Counters:
-    """Slots for a game's own counters, declared by name: ``A, B = game_counters("a", "b")``."""
+def game_counters(*names: str, scratch: tuple[str, ...] = ()) -> Counters:
+    """Slots for a game's own counters, declared by name: ``A, B = game_counters("a", "b")``.
+
+    ``scratch`` names the ones that are not part of the position (a value the move generator
+    computes from the piles, a count kept for a game's own cut); the position hash leaves them
+    out, so two positions that differ only in scratch are the same position."""
     if V_GAME + len(names) > N_VARS:
         raise ValueError(f"at most {N_VARS - V_GAME} game counters, got {len(names)}")
+    unknown = set(scratch) - set(names)
+    if unknown:
+        raise ValueError(f"scratch counters {sorted(unknown)} are not among {names}")
     counters = Counters(range(V_GAME, V_GAME + len(names)))
     counters.names = names
+    counters.state = tuple(slot for slot, name in zip(counters, names) if name not in scratch)
     return counters
 
 

@@ -8,11 +8,16 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
 * ``PILES`` (every pile's name in index order), ``FOUNDATIONS`` (the piles whose cards count as
   played out), optionally ``CAPACITY`` (cards a pile can hold; default the deck size),
   ``MOVE_KINDS`` (default the shared pile kinds), ``GREEDY_ORDER`` and ``COUNTERS`` (the game's
-  own counters, from ``game_counters``);
+  own counters, from ``game_counters``), optionally ``INTERCHANGEABLE`` (groups of piles whose
+  order does not matter, such as a tableau where a pile moved into a space changes nothing: the
+  position hash treats their orders as one position);
 * the kernels ``setup``, ``generate`` and ``apply`` and, where a part of the move list stays
   valid while only the stock moves, ``generate_stable`` and ``keeps_moves`` (engine/loop.py says
   what each does); ``check_rules`` where some combinations of options are refused; and
-  ``RULES_VERSION`` (default 1), raised whenever a change to the game's rules moves its results.
+  ``RULES_VERSION`` (default 1), raised whenever a change to the game's rules moves its results;
+  optionally ``FEATURES`` (``(name, doc)`` rows: what a heuristic may weigh beyond the shared
+  features) with the kernel ``feature_score(pos, rules, move, policy, slot)``, the weighted sum
+  of those features for one move, their weights at ``policy[slot + k]``.
 """
 
 from __future__ import annotations
@@ -40,6 +45,12 @@ def never_keeps(move):
     return False
 
 
+@kernel(inline="always")
+def no_game_features(pos, rules, move, policy, slot):
+    """For games whose heuristic weighs only the shared features."""
+    return 0.0
+
+
 @dataclass(frozen=True)
 class Game:
     """A game: rules as data plus the compiled functions the shared loop calls.
@@ -47,8 +58,11 @@ class Game:
     ``piles`` names every pile of the state array in index order (the display groups them by the
     part before the first digit: ``tableau1``, ``tableau2`` ... form one row).
     ``foundation_piles`` are the indices whose cards count as played out; ``var_names`` names the
-    game's own counters so hand-written positions can set them.  ``rules_version`` goes into
-    every rules id (``@r2``): raise it when a change to the game's rules changes its results.
+    game's own counters so hand-written positions can set them; ``state_vars`` are the counters
+    the position hash reads (the shared redeal count and the game's non-scratch counters) and
+    ``interchangeable`` the groups of piles whose order it ignores (engine/hashing.py).
+    ``rules_version`` goes into every rules id (``@r2``): raise it when a change to the game's
+    rules changes its results.
     """
 
     name: str
@@ -71,7 +85,16 @@ class Game:
     var_names: dict[str, int] = field(default_factory=dict)
     check_rules: Callable[[dict[str, Any]], None] = field(default=no_extra_checks)
     rules_version: int = 1
-    rules_version: int = 1
+    interchangeable: tuple[tuple[int, ...], ...] = ()
+    state_vars: tuple[int, ...] = ()
+    features: tuple[tuple[str, str], ...] = ()  # the game's own heuristic features: name, doc
+    feature_score: Callable = no_game_features
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """Every feature a heuristic may weigh in this game: the shared ones, then its own."""
+        from simsol.engine.choice import FEATURE_NAMES
+        return FEATURE_NAMES + tuple(name for name, _ in self.features)
 
     @property
     def n_piles(self) -> int:
@@ -85,8 +108,12 @@ def declare(names: dict[str, Any], **overrides) -> Game:
     """The ``Game`` a module declares (see the module docstring); ``overrides`` replace names
     (for modules that declare two games over shared kernels)."""
     from simsol.engine.piles import PILE_MOVE_KINDS
+    from simsol.engine.state import SHARED_STATE_COUNTERS
+    from simsol.engine.choice import MAX_GAME_FEATURES
     names = {**names, **overrides}
     counters = names.get("COUNTERS", ())
+    if len(names.get("FEATURES", ())) > MAX_GAME_FEATURES:
+        raise ValueError(f"{names['NAME']}: at most {MAX_GAME_FEATURES} features of its own")
     return Game(
         name=names["NAME"], title=names["TITLE"], source=names["SOURCE"], deck=names["DECK"],
         options=names["OPTIONS"], presets=names["PRESETS"], preset_docs=names["PRESET_DOCS"],
@@ -98,4 +125,8 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         foundation_piles=tuple(names["FOUNDATIONS"]),
         var_names=counters.by_name() if counters else {},
         check_rules=names.get("check_rules", no_extra_checks),
-        rules_version=names.get("RULES_VERSION", 1))
+        rules_version=names.get("RULES_VERSION", 1),
+        interchangeable=tuple(tuple(group) for group in names.get("INTERCHANGEABLE", ())),
+        state_vars=SHARED_STATE_COUNTERS + (counters.state if counters else ()),
+        features=tuple(names.get("FEATURES", ())),
+        feature_score=names.get("feature_score", no_game_features))

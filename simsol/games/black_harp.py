@@ -50,6 +50,7 @@ SOURCE = "Fikhman (seed 004)"
 RULES_VERSION = 2  # r2: a turned card that fits must be played
 DECK, FOUNDATIONS, GREEDY_ORDER = klondike.DECK, klondike.FOUNDATIONS, klondike.GREEDY_ORDER
 setup = klondike.setup  # the Klondike layout
+FEATURES, feature_score = klondike.FEATURES, klondike.feature_score
 
 OPTIONS = (
     Option("hand_when", "no-useful-move", "when the hand may be used: when no tableau card can go "
@@ -67,7 +68,8 @@ PRESET_DOCS = {"book": "any part of a group moves, Kings to spaces, the hand tur
 PILES = ("hand", "turned") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
 # cycle_turns: hand states seen since the last move other than a turn
-COUNTERS = game_counters("cycle_turns")
+COUNTERS = game_counters("cycle_turns", scratch=("cycle_turns",))
+INTERCHANGEABLE = klondike.INTERCHANGEABLE
 (CYCLE_TURNS,) = COUNTERS
 
 

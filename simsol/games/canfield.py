@@ -19,7 +19,6 @@ from simsol.cards import STANDARD
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
-    FOUNDATION_TO_TABLEAU,
     GRAB_TOP_OR_WHOLE,
     GRAB_WHOLE,
     PILE_MOVE_KINDS,
@@ -34,6 +33,7 @@ from simsol.engine.piles import (
     TO_FOUNDATION,
     WASTE_TO_FOUNDATION,
     WASTE_TO_TABLEAU,
+    WORRY_BACK,
     add_move,
     apply_stock,
     apply_transfer,
@@ -108,6 +108,7 @@ RESERVE_SIZE = 13
 PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + ("reserve",) + tuple(
     f"tableau{i + 1}" for i in range(NT))
 FOUNDATIONS = range(F0, F0 + NF)
+INTERCHANGEABLE = (range(T0, T0 + NT),)  # the tableau: only its cards matter, not their place
 COUNTERS = game_counters("base_rank")  # the base card's rank: it starts every foundation
 (BASE_RANK,) = COUNTERS
 keeps_moves = stock_keeps_moves
@@ -120,7 +121,7 @@ MOVE_KINDS = PILE_MOVE_KINDS + ("worry_back_build",)
 WORRY_BACK_BUILD = len(PILE_MOVE_KINDS)
 GREEDY_ORDER = ("reserve_to_foundation", "to_foundation", "waste_to_foundation",
                 "reserve_to_tableau", "empty_pile", "waste_to_tableau", "uncover", "stock",
-                "worry_back_build")
+                "worry_back_build", "build", "worry_back", "space_shift")
 
 
 @kernel
@@ -164,7 +165,7 @@ def gen_worrying_back(piles, lens, down, helper, plain, moves, n):
             if not may_go_on(piles, lens, down, dst, card, ALTERNATE_COLOURS, SUCC_WRAP):
                 continue
             if plain:
-                n = add_move(moves, n, FOUNDATION_TO_TABLEAU, f, dst, 1, card)
+                n = add_move(moves, n, WORRY_BACK, f, dst, 1, card)
             if helps:
                 added = add_move(moves, n, WORRY_BACK_BUILD, f, dst, 2, card)
                 if added > n:

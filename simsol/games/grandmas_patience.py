@@ -46,8 +46,10 @@ SOURCE = "Fikhman (seed 004)"
 DECK = DOUBLE
 CAPACITY = 60
 RULES_VERSION = 2  # r2: bank cards onto the columns only; the bank drawn once columns are done
+# Every kind, best first: a plain build (splitting a group without freeing a card) only once
+# the bank is drawn: played before, such builds wander among positions that lead nowhere.
 GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "waste_to_tableau", "uncover",
-                "empty_pile", "stock")
+                "empty_pile", "stock", "build", "space_shift")
 
 OPTIONS = (
     Option("redeals", 0, "times the waste may be turned over into a new bank (none = unlimited; "
@@ -83,7 +85,8 @@ PILES = ("bank", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tup
     f"tableau{i + 1}" for i in range(NT))
 FOUNDATIONS = range(F0, F0 + NF)
 # bank_held, with the stable moves: 1 while a move between columns holds the bank back
-COUNTERS = game_counters("bank_held")
+COUNTERS = game_counters("bank_held", scratch=("bank_held",))
+INTERCHANGEABLE = (range(T0, T0 + NT),)
 (BANK_HELD,) = COUNTERS
 keeps_moves = stock_keeps_moves
 

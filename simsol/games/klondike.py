@@ -7,7 +7,6 @@ from simsol.cards import ACE, STANDARD
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
-    FOUNDATION_TO_TABLEAU,
     GRAB_ANY_PART,
     GRAB_WHOLE,
     RANK,
@@ -19,6 +18,7 @@ from simsol.engine.piles import (
     TO_FOUNDATION,
     WASTE_TO_FOUNDATION,
     WASTE_TO_TABLEAU,
+    WORRY_BACK,
     apply_stock,
     apply_transfer,
     gen_card_to_tableau,
@@ -68,8 +68,9 @@ NAME = "klondike"
 TITLE = "Klondike («Клондайк»)"
 SOURCE = "Leeming (seed 000)"
 DECK = STANDARD
+# Every kind, best first: a build or a worrying back only once the stock has nothing more.
 GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "reveal", "waste_to_tableau", "uncover",
-                "empty_pile", "stock")
+                "empty_pile", "stock", "build", "worry_back", "space_shift")
 
 STOCK_PILE, WASTE = 0, 1
 F0, NF = 2, 4
@@ -77,6 +78,7 @@ T0, NT = 6, 7
 PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
     f"tableau{i + 1}" for i in range(NT))
 FOUNDATIONS = range(F0, F0 + NF)
+INTERCHANGEABLE = (range(T0, T0 + NT),)  # the tableau: only its cards matter, not their place
 COUNTERS = game_counters("kings_in_spaces")  # bit mask of the suits whose King went to a space
 (KINGS_IN_SPACES,) = COUNTERS
 keeps_moves = stock_keeps_moves
@@ -142,9 +144,53 @@ def generate(pos, rules, moves, n):
         for f in range(F0, F0 + NF):
             if lens[f] > 0:
                 n = gen_card_to_tableau(piles, lens, down, f, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
-                                        space, FOUNDATION_TO_TABLEAU, moves, n)
+                                        space, WORRY_BACK, moves, n)
     return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
                           moves, n)
+
+
+# What a good player weighs beyond the shared features (engine/choice.py), read from visible cards.
+FEATURES = (
+    ("safe_up", "a card to a foundation that no tableau card can still want: an ace or a two, or "
+                "both cards of the other colour one rank lower are up already"),
+    ("king_for_space", "a move that empties a pile while a King lies ready to take the space "
+                       "(the waste top, or a King on face-down cards)"),
+)
+
+
+@kernel(inline="always")
+def safe_up(lens, card):
+    """No card of the other colour one rank lower can still want to go on ``card``."""
+    rank = RANK[card]
+    if rank <= 2:
+        return True
+    for suit in range(NF):
+        if suit % 2 != SUIT[card] % 2 and lens[F0 + suit] < rank - 1:
+            return False
+    return True
+
+
+@kernel(inline="always")
+def king_waiting(piles, lens, down):
+    """A King on top of the waste, or at the foot of a pile's face-up cards over face-down ones."""
+    if lens[WASTE] > 0 and RANK[piles[WASTE, lens[WASTE] - 1]] == 13:
+        return True
+    for p in range(T0, T0 + NT):
+        if 0 < down[p] < lens[p] and RANK[piles[p, down[p]]] == 13:
+            return True
+    return False
+
+
+@kernel
+def feature_score(pos, rules, move, policy, slot):
+    piles, lens, down, vars = pos
+    score = 0.0
+    if policy[slot] != 0.0 and F0 <= move[2] < F0 + NF:
+        score += policy[slot] * safe_up(lens, move[4])
+    src = move[1]
+    if policy[slot + 1] != 0.0 and src >= T0 and lens[src] == move[3]:
+        score += policy[slot + 1] * king_waiting(piles, lens, down)
+    return score
 
 
 @kernel

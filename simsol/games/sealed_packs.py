@@ -28,7 +28,7 @@ played the game is lost, whatever the columns could still do (``reserve_end``); 
 is used up to its last card, the columns play on.  Greedy
 never loops: of the moves between columns it plays only those that turn a pack card
 (``reveal``), free a card for a foundation (``uncover``) or empty a column that then takes any
-card (``empty_pile``); a single card shuttled between columns is ``tableau_other`` or
+card (``empty_pile``); a single card shuttled between columns is ``build`` or
 ``space_shift``, and so is emptying a column whose place then stays empty.
 """
 
@@ -38,6 +38,7 @@ from simsol.cards import ACE, DOUBLE
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
+    BUILD,
     EMPTY_PILE,
     RESERVE_TO_FOUNDATION,
     RESERVE_TO_TABLEAU,
@@ -45,7 +46,6 @@ from simsol.engine.piles import (
     SPACE_SHIFT,
     STOCK,
     SUCC_UP,
-    TABLEAU_OTHER,
     TO_FOUNDATION,
     UNCOVER,
     WASTE_TO_FOUNDATION,
@@ -97,12 +97,15 @@ FOUNDATIONS = range(F0, F0 + NF)
 SOURCE = "Mendelev (seed 001)"
 DECK = DOUBLE
 RULES_VERSION = 2  # r2: the game ends with the last reserve; pack cards not into spaces
+# Every kind, best first: shifting a card between columns before the next stock card.
 GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "reserve_to_foundation", "reveal",
-                "reserve_to_tableau", "waste_to_tableau", "uncover", "empty_pile", "stock")
+                "reserve_to_tableau", "waste_to_tableau", "uncover", "empty_pile", "build",
+                "stock", "space_shift")
 # unsealed: a bit per column whose original column is used up, its pack unsealed; packless: a
 # bit per column dealt without a sealed pack; kept with the stable moves (see generate_stable):
 # need, the faces the foundations take, build_mask, the build keys the columns offer, and space.
-COUNTERS = game_counters("unsealed", "packless", "need", "build_mask", "space")
+COUNTERS = game_counters("unsealed", "packless", "need", "build_mask", "space",
+                         scratch=("need", "build_mask", "space"))
 UNSEALED, PACKLESS, NEED, BUILD_MASK, SPACE = COUNTERS
 keeps_moves = stock_keeps_moves
 
@@ -137,10 +140,10 @@ def column_move_kind(piles, lens, down, vars, rules, src):
     if last == down[src] and down[src] > 0:
         return REVEAL  # the original card or a turned pack card leaves: a pack card turns
     if last == 0:
-        return TABLEAU_OTHER if dead_when_empty(vars, rules, src) else EMPTY_PILE
+        return BUILD if dead_when_empty(vars, rules, src) else EMPTY_PILE
     if foundation_for(piles[src, last - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13) >= 0:
         return UNCOVER
-    return TABLEAU_OTHER
+    return BUILD
 
 
 @kernel

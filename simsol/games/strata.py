@@ -34,7 +34,8 @@ TITLE = "Strata («Персидский пасьянс», «безик»)"
 SOURCE = "Mendelev (seed 001)"
 DECK = PIQUET_PAIR
 RULES_VERSION = 2  # r2: the redeal only once nothing can move; a build freeing a 7 is uncover
-GREEDY_ORDER = ("to_foundation", "uncover", "empty_pile", "stock")
+# Every kind, best first: a plain build before the redeal.
+GREEDY_ORDER = ("to_foundation", "uncover", "empty_pile", "build", "stock", "space_shift")
 
 OPTIONS = (
     Option("redeals", 2, "times the cards left may be gathered and dealt again",

@@ -60,8 +60,9 @@ PRESET_DOCS = {"book": "one card at a time, four passes, spaces filled with the 
 
 MOVE_KINDS = PILE_MOVE_KINDS + ("stock_to_space",)
 STOCK_TO_SPACE = len(PILE_MOVE_KINDS)
+# Every kind, best first: a plain build before the next stock card.
 GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "uncover", "waste_to_tableau",
-                "stock_to_space", "empty_pile", "stock")
+                "stock_to_space", "empty_pile", "build", "stock", "space_shift")
 
 STOCK_PILE, WASTE_PILE = 0, 1
 F0, NF = 2, 8
@@ -74,7 +75,8 @@ FOUNDATIONS = range(F0, F0 + NF)
 # takes, and spaces: the number of empty columns; just_turned: 1 while the waste top is the card
 # last turned from the stock
 COUNTERS = game_counters("kept_king_spades", "kept_king_hearts", "kept_king_clubs",
-                         "kept_king_diamonds", "tops_take", "spaces", "just_turned")
+                         "kept_king_diamonds", "tops_take", "spaces", "just_turned",
+                         scratch=("tops_take", "spaces"))
 KEPT_KING, TOPS_TAKE, SPACES, JUST_TURNED = COUNTERS[0], COUNTERS[4], COUNTERS[5], COUNTERS[6]
 keeps_moves = stock_keeps_moves
 
