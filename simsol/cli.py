@@ -20,6 +20,7 @@ examples:
   simsol run klondike --deals 1000000            book Klondike, greedy player
   simsol run klondike --preset standard --rule draw=1 --policy random
   simsol show klondike --deal 17                 one deal played move by move
+  simsol tune klondike --trials 50 --deals 2000  tune the heuristic's weights (Optuna)
   simsol experiment experiments/all_games.toml   a grid of games x presets x policies
   simsol report results/all_games                tables (CSV, Markdown) and plots
 """
@@ -46,21 +47,24 @@ def count(text: str) -> int:
     return value
 
 
-def add_game_arguments(parser, deal_options: bool = True) -> None:
+def add_game_arguments(parser, deal_options: bool = True, policy: str = "greedy",
+                       policy_help: str | None = None, seed_help: str | None = None) -> None:
     parser.add_argument("game", help="a game name (see 'simsol games')")
     parser.add_argument("--preset", default="book", help="a named rule set (default: book)")
     parser.add_argument("--rule", action="append", metavar="NAME=VALUE",
                         help="override one rule option, e.g. --rule draw=1 (repeatable)")
-    parser.add_argument("--policy", default="greedy",
-                        help="the player: random, greedy, heuristic, lookahead, thoughtful (an "
-                             "upper bound that sees hidden cards) or one from --policy-file "
-                             "(default: greedy; see 'simsol policies')")
+    parser.add_argument("--policy", default=policy,
+                        help=policy_help or "the player: random, greedy, heuristic, lookahead, "
+                             "thoughtful (an upper bound that sees hidden cards), tuned (the "
+                             "weights 'simsol tune' shipped for the game, where it has them) or "
+                             f"one from --policy-file (default: {policy}; see 'simsol policies')")
     parser.add_argument("--policy-opt", action="append", metavar="KEY=VALUE",
                         help="change a policy setting, e.g. --policy-opt weight.reveal=3, "
                              "samples=16, depth=60, ties=first (repeatable)")
     parser.add_argument("--policy-file", metavar="FILE",
                         help="a TOML file of your own policies ([policies.NAME] tables)")
-    parser.add_argument("--seed", type=count, default=0, help="master seed (default: 0)")
+    parser.add_argument("--seed", type=count, default=0,
+                        help=seed_help or "master seed (default: 0)")
     parser.add_argument("--max-moves", type=count, default=5000,
                         help="moves after which a game is cut off and counted as capped "
                              "(default: 5000)")
@@ -131,12 +135,103 @@ def build_parser() -> Parser:
     experiment.add_argument("--report", action="store_true",
                             help="write the report when the run is done")
 
+    add_tune_parser(commands)
+
     report = commands.add_parser("report", help="tables and plots from a results folder",
                                  description="Write summary and paired-comparison tables (CSV "
                                              "and Markdown) and plots (PNG and SVG).")
     report.add_argument("results", help="a results folder, e.g. results/all_games")
     report.add_argument("--out", help="where to write (default: RESULTS/report)")
     return parser
+
+
+TUNE_DESCRIPTION = """\
+Search a weighted policy's weights with Optuna: every feature weight (weight.FEATURE, searched
+in {weights}) and the weight of every move kind in the policy's order (kind.KIND, in {kinds}:
+kinds are {gap} apart in the order, so a kind can move up to {places} places).  A trial plays the
+training deals (0..DEALS-1 of --seed, the same deals for every trial) and scores the games won;
+trial 0 is the starting policy itself, so the best is never worse than the start on them.
+
+The study is kept in OUT/study.db: the same command run again continues it, playing only the
+trials still missing to reach --trials (a larger --trials extends it).  Then the best weights and
+the starting policy play --holdout-deals deals of --holdout-seed, the same deals for both, and
+the summary gives both win rates with their 95% intervals and the paired difference with its
+interval (the training figure is the best of many, so it flatters; the held-out one does not).
+
+It writes OUT/tuned.toml, a policy file holding [policies.tuned-GAME]:
+  simsol run GAME --policy-file OUT/tuned.toml --policy tuned-GAME
+and with --ship also the game's table in the package's simsol/tuned.toml, which the built-in
+'tuned' policy reads (run it again with --ship to ship a finished study without new trials).
+
+examples:
+  simsol tune klondike --trials 50 --deals 2000
+  simsol tune klondike --policy lookahead --policy-opt samples=4 --trials 20 --deals 200
+  simsol tune canfield --sampler cmaes --trials 200 --deals 5000 --ship
+"""
+
+
+def add_tune_parser(commands) -> None:
+    from simsol.policies import KIND_GAP
+    from simsol.tune import (
+        DEFAULT_DEALS,
+        DEFAULT_HOLDOUT_DEALS,
+        DEFAULT_TRIALS,
+        KIND_RANGE,
+        SAMPLERS,
+        WEIGHT_RANGE,
+    )
+    description = TUNE_DESCRIPTION.format(
+        weights="{:g}..{:g}".format(*WEIGHT_RANGE), kinds="{:g}..{:g}".format(*KIND_RANGE),
+        gap=f"{KIND_GAP:g}", places=f"{KIND_RANGE[1] / KIND_GAP:g}")
+    tune = commands.add_parser("tune", help="tune a weighted policy's weights with Optuna "
+                                            "(resumable), checked on held-out deals",
+                               description=description,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_game_arguments(
+        tune, policy="heuristic",
+        policy_help="the starting policy, a weighted one: heuristic, lookahead, thoughtful, "
+                    "tuned, or one from --policy-file on those bases (default: heuristic); "
+                    "its settings are kept, its weights are the start of the search",
+        seed_help="seed of the training deals (default: 0)")
+    tune.add_argument("--trials", type=count, default=DEFAULT_TRIALS,
+                      help="finished trials the study should hold; a study that has them "
+                           f"plays none (default: {DEFAULT_TRIALS})")
+    tune.add_argument("--deals", type=count, default=DEFAULT_DEALS,
+                      help=f"training deals played by every trial (default: {DEFAULT_DEALS:,})")
+    tune.add_argument("--holdout-deals", type=count, default=DEFAULT_HOLDOUT_DEALS,
+                      help="held-out deals the best weights and the start are compared on "
+                           f"(default: {DEFAULT_HOLDOUT_DEALS:,})")
+    tune.add_argument("--holdout-seed", type=count, default=None,
+                      help="seed of the held-out deals, not the training seed (default: "
+                           "--seed plus 1)")
+    tune.add_argument("--sampler", choices=SAMPLERS, default="tpe",
+                      help="Optuna's sampler: tpe (tree-structured Parzen estimator) or cmaes "
+                           "(CMA-ES, started at the policy's weights); seeded from --seed, so a "
+                           "run is reproducible (default: tpe)")
+    tune.add_argument("--out", metavar="DIR",
+                      help="the study's folder, holding study.db and tuned.toml; one tuner at a "
+                           "time (default: results/tune/GAME-PRESET-POLICY)")
+    tune.add_argument("--ship", action="store_true",
+                      help="also write the weights as GAME's table in the package's "
+                           "simsol/tuned.toml, read by the built-in 'tuned' policy (its version "
+                           "is raised)")
+    add_backend_arguments(tune)
+
+
+def command_tune(args) -> None:
+    from simsol.tune import ship, tune
+    options = policy_arguments(args)
+    result = tune(args.game, preset=args.preset, rules=parse_rule_args(args.rule),
+                  policy=args.policy, trials=args.trials, deals=args.deals, seed=args.seed,
+                  holdout_seed=args.holdout_seed, holdout_deals=args.holdout_deals,
+                  sampler=args.sampler, out=args.out, workers=args.workers,
+                  progress=not args.no_progress, max_moves=args.max_moves,
+                  scheduler=args.scheduler, policy_options=options["policy_options"],
+                  policies=args.policy_file)
+    print(result.summary())
+    if args.ship:
+        path, version = ship(result)
+        print(f"  shipped       {path} [{result.game}], the built-in policy tuned@v{version}")
 
 
 def command_experiment(args) -> None:
@@ -175,12 +270,13 @@ def policy_arguments(args) -> dict:
 
 def command_policies(args) -> None:
     from simsol.games import get_game
-    from simsol.policies import BUILT_IN, load_policy_file, policy_summary
+    from simsol.policies import game_policies, load_policy_file, policy_summary
     game = get_game(args.game)
     extra = load_policy_file(args.policy_file) if args.policy_file else {}
     print(f"policies, with their settings for {game.name} (move kinds: "
           f"{', '.join(game.move_kinds)}):")
-    for name in list(BUILT_IN) + list(extra):
+    for name in list(game_policies(game)) + [name for name in extra
+                                              if name not in game_policies(game)]:
         print(f"  {policy_summary(game, name, extra)}")
     from simsol.players import FEATURE_NAMES
     print("heuristic features (--policy-opt weight.NAME=W): " + ", ".join(FEATURE_NAMES))
@@ -234,7 +330,7 @@ def book_of(source: str) -> str:
 
 def command_games(args) -> None:
     from simsol.games import game_names, get_game
-    from simsol.policies import POLICY_DOCS
+    from simsol.policies import POLICY_DOCS, game_policies
     names = [args.game] if args.game else game_names()
     for name in names:
         game = get_game(name)
@@ -253,11 +349,12 @@ def command_games(args) -> None:
                   f"allowed: {option.allowed()}")
             print(f"    {'':<16} {option.doc}")
         print(f"  policies ('simsol policies {game.name}' lists their settings):")
-        for policy, doc in POLICY_DOCS.items():
-            print(f"    {policy}: {doc}")
+        for policy, config in game_policies(game).items():
+            print(f"    {policy}: {config.doc}")
         print(f"    greedy's order here: {' > '.join(game.greedy_order)}")
     if not args.game:
-        print("policies: " + ", ".join(f"{p} ({d})" for p, d in POLICY_DOCS.items()))
+        print("policies: " + ", ".join(f"{p} ({d})" for p, d in POLICY_DOCS.items())
+              + ", tuned (the weights 'simsol tune' shipped for a game, where it has them)")
         print("'simsol games GAME' lists a game's presets, rule options and policies in full.")
 
 
@@ -275,7 +372,7 @@ def command_show(args) -> None:
 
 COMMANDS = {"run": command_run, "games": command_games, "show": command_show,
             "experiment": command_experiment, "report": command_report,
-            "policies": command_policies}
+            "policies": command_policies, "tune": command_tune}
 
 
 def one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:

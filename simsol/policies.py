@@ -14,7 +14,9 @@ Built in, for every game:
   face-down cards lie in the source pile, ...); ties broken at random;
 * ``lookahead`` — samples the unseen cards ``samples`` times and plays every candidate out with
   the heuristic for ``depth`` moves in each sampled world, picking the best on average;
-* ``thoughtful`` — the same search on the real cards (it sees everything: an upper bound).
+* ``thoughtful`` — the same search on the real cards (it sees everything: an upper bound);
+* ``tuned`` — for a game that has them, the weights ``simsol tune`` found for it, shipped in
+  ``simsol/tuned.toml`` (one ``[GAME]`` table each); a game without an entry has no ``tuned``.
 
 Users define their own in a TOML file (``[policies.NAME]`` tables with ``base = "heuristic"``
 and any of the settings) or on the command line (``--policy-opt weight.reveal=3``).
@@ -50,6 +52,7 @@ class PolicyConfig:
     kind_weights: dict = field(default_factory=dict)  # kind -> weight, added to the order's
     values: dict = field(default_factory=dict)  # the base's own settings
     off: tuple[str, ...] = ()  # kinds the player never plays (``kind.NAME=never``)
+    stamp: str = ""  # put after the name in ids: the shipped tuned weights' version ("@v2")
 
     @property
     def player(self) -> Base:
@@ -103,6 +106,11 @@ POLICY_DOCS = {name: config.doc for name, config in BUILT_IN.items()}
 # The policies every game's contract test plays (the search ones are slow, so fewer deals).
 FAST_POLICIES = tuple(name for name, config in BUILT_IN.items() if not config.player.searching)
 
+TUNED = "tuned"  # the built-in policy that reads a game's shipped tuned weights
+TUNED_FILE = Path(__file__).with_name("tuned.toml")
+# What a tuned.toml table records beside the policy settings: how it was made.
+TUNED_META = ("version", "command", "rules", "trained", "holdout")
+
 
 @dataclass(frozen=True)
 class Policy:
@@ -110,6 +118,7 @@ class Policy:
 
     config: PolicyConfig
     array: np.ndarray
+    reference: PolicyConfig | None = None  # what the id lists changes from (None: the built-in)
 
     @property
     def name(self) -> str:
@@ -126,10 +135,10 @@ class Policy:
     @property
     def id(self) -> str:
         """The name, the settings changed from the built-in one, and the upper-bound label."""
-        base = BUILT_IN.get(self.config.name)
+        base = self.reference or BUILT_IN.get(self.config.name)
         changed = {k: v for k, v in self.config.settings().items()
                    if base is None or base.settings().get(k) != v}
-        text = self.config.name
+        text = self.config.name + self.config.stamp
         if changed:
             text += "[" + ",".join(f"{k}={v}" for k, v in changed.items()) + "]"
         if self.config.sees_hidden:
@@ -234,28 +243,67 @@ def load_policy_file(path: str | Path) -> dict[str, PolicyConfig]:
     tables = data.get("policies")
     if not isinstance(tables, dict) or not tables:
         raise SimsolError(f"{path}: write policies as [policies.NAME] tables with a 'base'")
-    configs = {}
-    for name, table in tables.items():
-        if not isinstance(table, dict):
-            raise SimsolError(f"{path}: policies.{name} = {table!r} is not a table; write each "
-                              f"policy as a [policies.{name}] table with a 'base'")
-        table = dict(table)
-        base = table.pop("base", None)
-        if base not in BASES and base not in BUILT_IN:
-            raise SimsolError(f"{path}: policy {name!r} needs base = one of "
-                              f"{', '.join(BASES)} (or a built-in policy)")
-        start = BUILT_IN[base] if base in BUILT_IN else PolicyConfig(name, base)
-        flat = {}
-        for key, value in table.items():
-            if isinstance(value, dict):  # weight = { reveal = 3 } style
-                prefix = {"weight": "weight.", "weights": "weight.", "kind": "kind."}.get(key)
-                if prefix is None:
-                    raise unknown(f"policy setting in {name}", key, ["weight", "kind"])
-                flat |= {prefix + k: v for k, v in value.items()}
-            else:
-                flat[key] = value
-        configs[name] = replace(with_options(start, flat), name=name)
-    return configs
+    return {name: config_from_table(name, table, f"{path}: policy {name!r}")
+            for name, table in tables.items()}
+
+
+def config_from_table(name: str, table, where: str) -> PolicyConfig:
+    """A policy from one TOML table (``base`` and settings, ``weight = { reveal = 3 }``
+    style tables allowed); ``where`` starts every error message."""
+    if not isinstance(table, dict):
+        raise SimsolError(f"{where} = {table!r} is not a table; write each policy as a table "
+                          "with a 'base'")
+    table = dict(table)
+    base = table.pop("base", None)
+    if base not in BASES and base not in BUILT_IN:
+        raise SimsolError(f"{where} needs base = one of {', '.join(BASES)} (or a built-in "
+                          "policy)")
+    start = BUILT_IN[base] if base in BUILT_IN else PolicyConfig(name, base)
+    flat = {}
+    for key, value in table.items():
+        if isinstance(value, dict):  # weight = { reveal = 3 } style
+            prefix = {"weight": "weight.", "weights": "weight.", "kind": "kind."}.get(key)
+            if prefix is None:
+                raise unknown(f"policy setting in {name}", key, ["weight", "kind"])
+            flat |= {prefix + k: v for k, v in value.items()}
+        else:
+            flat[key] = value
+    return replace(with_options(start, flat), name=name)
+
+
+def tuned_table(game_name: str, path: str | Path | None = None) -> dict | None:
+    """The ``[GAME]`` table of the shipped tuned weights (``TUNED_FILE``), or None."""
+    path = Path(path) if path is not None else TUNED_FILE
+    if not path.exists():
+        return None
+    table = read_toml(path, "tuned-weights file").get(game_name)
+    return dict(table) if isinstance(table, dict) else None
+
+
+def tuned_config(game, path: str | Path | None = None) -> PolicyConfig | None:
+    """The ``tuned`` policy for ``game`` (its shipped table), or None where it has none."""
+    table = tuned_table(game.name, path)
+    if table is None:
+        return None
+    meta = {key: table.pop(key) for key in TUNED_META if key in table}
+    where = f"{path or TUNED_FILE}: [{game.name}]"
+    config = config_from_table(TUNED, table, where)
+    version = meta.get("version")
+    doc = (f"the weights simsol tune found for {game.name}"
+           + (f" under {meta['rules']}" if meta.get("rules") else "")
+           + f" from {table.get('base')} (how: simsol/tuned.toml)")
+    return replace(config, doc=doc, stamp=f"@v{version}" if version is not None else "")
+
+
+def game_policies(game) -> dict[str, PolicyConfig]:
+    """The built-in policies for ``game``: ``BUILT_IN``, and ``tuned`` where it has weights."""
+    tuned = tuned_config(game)
+    return BUILT_IN | ({TUNED: tuned} if tuned is not None else {})
+
+
+def no_tuned_weights(game) -> SimsolError:
+    return SimsolError(f"no tuned weights for {game.name} yet; run 'simsol tune {game.name} "
+                       "--ship' to make them (or use heuristic)")
 
 
 def every_feature() -> tuple[str, ...]:
@@ -311,17 +359,25 @@ def compile_policy(game, config: PolicyConfig) -> np.ndarray:
 
 def build_policy(game, name: str, options: dict | None = None,
                  extra: dict[str, PolicyConfig] | None = None) -> Policy:
-    """The compiled policy ``name`` (built in, or from ``extra``) with ``options`` applied."""
-    known = BUILT_IN | (extra or {})
+    """The compiled policy ``name`` (built in, ``tuned`` where ``game`` has shipped weights, or
+    from ``extra``) with ``options`` applied."""
+    extra = extra or {}
+    if name == TUNED and name not in extra:
+        shipped = tuned_config(game)
+        if shipped is None:
+            raise no_tuned_weights(game)
+        config = with_options(shipped, options) if options else shipped
+        return Policy(config, compile_policy(game, config), reference=shipped)
+    known = BUILT_IN | extra
     if name not in known:
-        raise unknown("policy", name, known)
+        raise unknown("policy", name, list(BUILT_IN) + [TUNED] + list(extra))
     config = with_options(known[name], options or {}) if options else known[name]
     return Policy(config, compile_policy(game, config))
 
 
 def policy_summary(game, name: str, extra: dict[str, PolicyConfig] | None = None) -> str:
     """One line: the policy, what it does, and its settings for ``game``."""
-    config = (BUILT_IN | (extra or {}))[name]
+    config = (game_policies(game) | (extra or {}))[name]
     settings = config.settings()
     if config.player.ordered and "order" not in settings:
         settings = {"order": " > ".join(game.greedy_order)} | settings

@@ -57,6 +57,12 @@ def test_run_writes_records(capsys, tmp_path):
     (["run", "klondike", "--records", "x.txt", "--deals", "5"], ".parquet or .csv"),
     (["show", "klondike", "--deal", "-2"], "deal must be between 0"),
     (["games", "nope"], "unknown game 'nope'"),
+    (["tune", "klondike", "--policy", "greedy"], "needs a weighted policy, one of heuristic"),
+    (["tune", "klondike", "--trials", "0"], "trials must be between 1"),
+    (["tune", "klondike", "--deals", "0"], "deals must be between 1"),
+    (["tune", "klondike", "--holdout-seed", "0"], "must differ from the training seed"),
+    (["tune", "klondike", "--sampler", "grid"], "invalid choice: 'grid'"),
+    (["tune", "klondik"], "did you mean 'klondike'"),
     (["frobnicate"], "invalid choice"),
 ])
 def test_bad_input_gets_one_line_and_exit_code_2(capsys, argv, fragment):
@@ -306,3 +312,49 @@ def test_a_second_run_into_a_held_folder_is_told_what_holds_it(capsys, tmp_path,
         err = one_line_error(capsys, "experiment", str(spec), "--out", str(tmp_path / "r"),
                              "--no-progress")
     assert "is in use by pid" in err and "another --out folder" in err
+
+
+def test_tune_help_explains_every_option(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["tune", "--help"])
+    out, _ = capsys.readouterr()
+    assert exit_info.value.code == 0
+    for option in ("--trials", "--deals", "--holdout-deals", "--holdout-seed", "--sampler",
+                   "--out", "--ship", "--workers", "--policy", "--rule", "--seed"):
+        assert option in out
+    assert "-10..10" in out and "-300..300" in out and "OUT/study.db" in out
+
+
+def test_tune_writes_a_policy_file_and_ships_the_tuned_policy(capsys, tmp_path, monkeypatch):
+    import simsol.policies as policies
+    shipped = tmp_path / "tuned.toml"
+    shipped.write_text(policies.TUNED_FILE.read_text())
+    monkeypatch.setattr(policies, "TUNED_FILE", shipped)
+    err = one_line_error(capsys, "run", "klondike", "--policy", "tuned", "--no-progress")
+    assert "no tuned weights for klondike yet" in err
+    assert "\n  tuned (" not in run(capsys, "policies", "klondike")[1]
+    out_dir = tmp_path / "t"
+    code, out, err = run(capsys, "tune", "klondike", "--trials", "2", "--deals", "60",
+                         "--holdout-deals", "80", "--out", str(out_dir), "--workers", "1",
+                         "--no-progress", "--ship")
+    assert code == 0, err
+    for fragment in ("klondike:book@r1  tuned heuristic  sampler tpe", "trials        2 (2 run",
+                     "held out      seed 1, deals 0..79", "difference", "95% CI",
+                     str(out_dir / "tuned.toml"), "tuned@v1"):
+        assert fragment in out
+    code, out, err = run(capsys, "run", "klondike", "--deals", "20", "--workers", "1",
+                         "--no-progress", "--policy-file", str(out_dir / "tuned.toml"),
+                         "--policy", "tuned-klondike")
+    assert code == 0, err
+    code, out, err = run(capsys, "run", "klondike", "--deals", "20", "--workers", "1",
+                         "--no-progress", "--policy", "tuned")
+    assert code == 0 and "policy tuned@v1 " in out, err
+    assert "\n  tuned (heuristic): the weights simsol tune found" in run(
+        capsys, "policies", "klondike")[1]
+    assert "\n    tuned: the weights simsol tune found" in run(capsys, "games", "klondike")[1]
+    assert "\n    tuned:" not in run(capsys, "games", "canfield")[1]
+    # the same command again plays no trial
+    code, out, _ = run(capsys, "tune", "klondike", "--trials", "2", "--deals", "60",
+                       "--holdout-deals", "80", "--out", str(out_dir), "--workers", "1",
+                       "--no-progress")
+    assert code == 0 and "trials        2 (0 run now)" in out
