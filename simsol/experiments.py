@@ -34,6 +34,7 @@ from pathlib import Path
 
 from simsol.backends import check_workers
 from simsol.games import get_game
+from simsol.players import PLAYERS_VERSION
 from simsol.rules import SimsolError, build_rules, read_toml, unknown
 from simsol.runner import (
     DEFAULT_CHUNK,
@@ -234,7 +235,8 @@ def run_experiment(spec_path: str | Path, out: str | Path | None = None, quick: 
             job = make_job(cell.game, cell.preset, cell.rules, cell.policy, spec.seed,
                            spec.max_moves)
             chunk_size = cell_chunk_size(spec, store, cell, job)
-            store.register(cell, job.rules.id, spec.seed, chunk_size, spec.source)
+            store.register(cell, job.rules.id, spec.seed, chunk_size, spec.source,
+                           player=f"players@{PLAYERS_VERSION} {job.policy.id}")
             plan.append((cell, job, chunk_size, spec.deals_for(cell, target)))
         store.save_manifest()
         stored = {cell.id: store.finished(cell.id) for cell, *_ in plan}

@@ -34,6 +34,11 @@ class Base:
         return {s.name: s for s in self.settings}.get(name)
 
 
+# Raised whenever a change to how the players play moves their results (as a game's
+# RULES_VERSION is for its rules): stored results record it, so old and new never mix.
+# 2: every kind of move open to every player, loops stopped by the position hash.
+PLAYERS_VERSION = 2
+
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (
     Base("random", "uniform over the allowed moves", SIMPLE, mode=choice.RANDOM, ordered=False),

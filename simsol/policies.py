@@ -371,13 +371,28 @@ def build_policy(game, name: str, options: dict | None = None,
     known = BUILT_IN | extra
     if name not in known:
         raise unknown("policy", name, list(BUILT_IN) + [TUNED] + list(extra))
-    config = with_options(known[name], options or {}) if options else known[name]
-    return Policy(config, compile_policy(game, config))
+    if name in extra:  # a user's policy: its id lists every setting
+        config = with_options(extra[name], options) if options else extra[name]
+        return Policy(config, compile_policy(game, config))
+    start = for_game(game, BUILT_IN[name])
+    config = with_options(start, options) if options else start
+    return Policy(config, compile_policy(game, config), reference=start)
+
+
+def for_game(game, config: PolicyConfig) -> PolicyConfig:
+    """A built-in weighted policy with the game's own default weights (``HEURISTIC_WEIGHTS`` in
+    the game's module: where the shared defaults mislead, such as preferring the longer source
+    pile in Grandma's Patience); the id lists changes from these, not from the shared ones."""
+    if not config.player.weighted or not game.heuristic_weights:
+        return config
+    return replace(config, weights={**config.weights, **game.heuristic_weights})
 
 
 def policy_summary(game, name: str, extra: dict[str, PolicyConfig] | None = None) -> str:
     """One line: the policy, what it does, and its settings for ``game``."""
     config = (game_policies(game) | (extra or {}))[name]
+    if name in BUILT_IN and name not in (extra or {}):
+        config = for_game(game, config)
     settings = config.settings()
     if config.player.ordered and "order" not in settings:
         settings = {"order": " > ".join(game.greedy_order)} | settings

@@ -139,18 +139,20 @@ class Store:
         return self.manifest["cells"].get(cell_id, {}).get("chunk_size")
 
     def register(self, cell: Cell, rules_id: str, seed: int, chunk_size: int,
-                 spec: dict | None = None) -> None:
+                 spec: dict | None = None, player: str = "") -> None:
         """Record a cell in the manifest (``save_manifest`` writes it); a cell already there
-        must agree on rules, seed and chunks."""
+        must agree on rules, seed, chunks and player (``player``: the players' version and the
+        policy id, so records of a changed player never join older ones)."""
         from simsol import __version__
-        entry = {**asdict(cell), "rules_id": rules_id, "seed": seed, "chunk_size": chunk_size}
+        entry = {**asdict(cell), "rules_id": rules_id, "seed": seed, "chunk_size": chunk_size,
+                 "player": player}
         known = self.manifest["cells"].get(cell.id)
         if known is not None:
-            for key in ("rules_id", "seed", "chunk_size"):
-                if known[key] != entry[key]:
+            for key in ("rules_id", "seed", "chunk_size", "player"):
+                if known.get(key) != entry[key]:
                     raise SimsolError(
-                        f"{self.path}: cell {cell.id} was run with {key}={known[key]!r}, now "
-                        f"{entry[key]!r}; use another --out folder to keep both")
+                        f"{self.path}: cell {cell.id} was run with {key}={known.get(key)!r}, "
+                        f"now {entry[key]!r}; use another --out folder to keep both")
         self.manifest["cells"][cell.id] = entry
         self.manifest["simsol_version"] = __version__
         if spec is not None:

@@ -17,7 +17,8 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   ``RULES_VERSION`` (default 1), raised whenever a change to the game's rules moves its results;
   optionally ``FEATURES`` (``(name, doc)`` rows: what a heuristic may weigh beyond the shared
   features) with the kernel ``feature_score(pos, rules, move, policy, slot)``, the weighted sum
-  of those features for one move, their weights at ``policy[slot + k]``.
+  of those features for one move, their weights at ``policy[slot + k]``; and
+  ``HEURISTIC_WEIGHTS``, feature weights of the built-in heuristic that differ for this game.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class Game:
     interchangeable: tuple[tuple[int, ...], ...] = ()
     state_vars: tuple[int, ...] = ()
     features: tuple[tuple[str, str], ...] = ()  # the game's own heuristic features: name, doc
+    heuristic_weights: dict = field(default_factory=dict)  # the built-in heuristic's, changed
     feature_score: Callable = no_game_features
 
     @property
@@ -107,9 +109,9 @@ class Game:
 def declare(names: dict[str, Any], **overrides) -> Game:
     """The ``Game`` a module declares (see the module docstring); ``overrides`` replace names
     (for modules that declare two games over shared kernels)."""
+    from simsol.engine.choice import MAX_GAME_FEATURES
     from simsol.engine.piles import PILE_MOVE_KINDS
     from simsol.engine.state import SHARED_STATE_COUNTERS
-    from simsol.engine.choice import MAX_GAME_FEATURES
     names = {**names, **overrides}
     counters = names.get("COUNTERS", ())
     if len(names.get("FEATURES", ())) > MAX_GAME_FEATURES:
@@ -129,4 +131,5 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         interchangeable=tuple(tuple(group) for group in names.get("INTERCHANGEABLE", ())),
         state_vars=SHARED_STATE_COUNTERS + (counters.state if counters else ()),
         features=tuple(names.get("FEATURES", ())),
+        heuristic_weights=dict(names.get("HEURISTIC_WEIGHTS", {})),
         feature_score=names.get("feature_score", no_game_features))

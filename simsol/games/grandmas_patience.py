@@ -86,6 +86,9 @@ PILES = ("bank", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tup
 FOUNDATIONS = range(F0, F0 + NF)
 # bank_held, with the stable moves: 1 while a move between columns holds the bank back
 COUNTERS = game_counters("bank_held", scratch=("bank_held",))
+# The built-in heuristic's shared preference for moving from the longer pile splits long groups
+# for nothing here (5,000 deals of seed 3: 0.74% with it, 1.68% without; greedy 1.02%).
+HEURISTIC_WEIGHTS = {"source_length": 0.0}
 INTERCHANGEABLE = (range(T0, T0 + NT),)
 (BANK_HELD,) = COUNTERS
 keeps_moves = stock_keeps_moves
