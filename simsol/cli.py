@@ -231,7 +231,10 @@ def command_tune(args) -> None:
     print(result.summary())
     if args.ship:
         path, version = ship(result)
-        print(f"  shipped       {path} [{result.game}], the built-in policy tuned@v{version}")
+        what = "the starting weights (the best lost on held-out deals)" if (
+            result.lost_held_out) else "the best weights"
+        print(f"  shipped       {what} to {path} [{result.game}], the built-in policy "
+              f"tuned@v{version}")
 
 
 def command_experiment(args) -> None:

@@ -109,7 +109,7 @@ FAST_POLICIES = tuple(name for name, config in BUILT_IN.items() if not config.pl
 TUNED = "tuned"  # the built-in policy that reads a game's shipped tuned weights
 TUNED_FILE = Path(__file__).with_name("tuned.toml")
 # What a tuned.toml table records beside the policy settings: how it was made.
-TUNED_META = ("version", "command", "rules", "trained", "holdout")
+TUNED_META = ("version", "command", "rules", "trained", "holdout", "note")
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,11 @@ class TuneResult:
     command: str
 
     @property
+    def lost_held_out(self) -> bool:
+        """The best weights won fewer held-out deals than the start (``ship`` keeps the start)."""
+        return self.difference[0] < 0
+
+    @property
     def policy_name(self) -> str:
         """The tuned policy's name in ``policy_file``."""
         return self.tuned.name
@@ -501,7 +506,11 @@ def ship(result: TuneResult, path: str | Path | None = None) -> tuple[Path, int]
     """Write ``result``'s weights as its game's table in the package's ``tuned.toml`` (or
     ``path``), replacing the game's old table; return the file and the table's new version
     (the old one plus 1), which ``tuned``'s policy id shows (``tuned@v2``).  The other games'
-    tables and the file's leading comment are kept."""
+    tables and the file's leading comment are kept.
+
+    Weights that lost to the start on the held-out deals are not shipped: the table then holds
+    the starting weights, with a ``note`` saying so, so the built-in ``tuned`` is never a player
+    known to be worse than the one it started from."""
     from simsol import policies
     path = Path(path) if path is not None else policies.TUNED_FILE
     text = path.read_text() if path.exists() else ""
@@ -515,10 +524,13 @@ def ship(result: TuneResult, path: str | Path | None = None) -> tuple[Path, int]
         header.pop()
     old = data.get(result.game, {})
     version = int(old.get("version", 0)) + 1 if isinstance(old, dict) else 1
-    table = policy_table(result.tuned, result.start)
+    table = policy_table(result.start if result.lost_held_out else result.tuned, result.start)
     entry = {"base": table.pop("base"), "version": version, "command": result.command,
              "rules": result.rules.id, "trained": result.trained_text(),
              "holdout": result.holdout_text(), **table}
+    if result.lost_held_out:
+        entry["note"] = ("the best weights lost to the start on the held-out deals: the starting "
+                         "weights are shipped")
     data[result.game] = entry
     lines = header + [""] if header else []
     for game in data:

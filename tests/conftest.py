@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simsol.games import game_names, get_game
-from simsol.policies import POLICY_DOCS
+from simsol.policies import FAST_POLICIES, POLICY_DOCS
 
 
 def game_presets():
@@ -11,4 +11,7 @@ def game_presets():
 
 
 def game_preset_policies():
-    return [(name, preset, policy) for name, preset in game_presets() for policy in POLICY_DOCS]
+    """Every fast policy on every preset; the searching ones (the same kernel whatever the
+    preset, and slow where games wander, as Grandma's Patience) on each game's book rules."""
+    return [(name, preset, policy) for name, preset in game_presets() for policy in POLICY_DOCS
+            if policy in FAST_POLICIES or preset == "book"]

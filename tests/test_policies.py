@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import simsol
+from simsol.engine.layout import NEVER, P_PRIORITY
 from simsol.engine.state import END_REASONS
 from simsol.games import game_names, get_game
 from simsol.policies import BUILT_IN, build_policy, load_policy_file
@@ -205,3 +206,23 @@ def test_lookahead_never_reads_the_games_future_reshuffles():
         seen += len({choice(game, position, "thoughtful", rules=rules, policy_options=options,
                             seed=4, game_key=key) for key in keys}) > 1
     assert compared > 3 and seen > 0
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_the_greedy_order_names_every_kind_the_game_makes(game_name):
+    """Nothing is off by default: every kind random play meets is ranked by the game's own
+    order (kinds left out would still be played, last, but unranked by the game's author)."""
+    game = get_game(game_name)
+    seen = {m.kind for deal in range(6)
+            for m in trace(game_name, policy="random", deal=deal, seed=5).moves}
+    assert seen <= set(game.greedy_order), seen - set(game.greedy_order)
+    greedy = build_policy(game, "greedy").array
+    assert all(greedy[P_PRIORITY + game.move_kinds.index(kind)] != NEVER for kind in seen)
+
+
+def test_a_kind_switched_off_is_never_played():
+    t = trace("klondike", policy="random", deal=3, seed=1,
+              policy_options={"kind.stock": "never"})
+    assert "stock" not in {m.kind for m in t.moves}
+    with pytest.raises(SimsolError, match="move kind"):
+        simsol.simulate("klondike", deals=1, workers=1, policy_options={"kind.stok": "never"})

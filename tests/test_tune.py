@@ -3,6 +3,7 @@ file that loads, and the built-in ``tuned`` policy read from the shipped weights
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 
 import numpy as np
@@ -39,7 +40,7 @@ def tuned(tmp_path_factory):
 def shipped(tmp_path, monkeypatch):
     """The package's tuned-weights file swapped for an empty copy (its header only)."""
     path = tmp_path / "tuned.toml"
-    path.write_text(policies.TUNED_FILE.read_text())
+    path.write_text(policies.TUNED_FILE.read_text().split("\n[")[0] + "\n")
     monkeypatch.setattr(policies, "TUNED_FILE", path)
     return path
 
@@ -168,7 +169,17 @@ def test_every_shipped_table_builds_and_says_how_it_was_made():
             assert build_policy(get_game(name), "tuned").id.startswith("tuned@v")
 
 
+def test_weights_that_lost_held_out_are_not_shipped(tuned, shipped):
+    lost = dataclasses.replace(tuned, difference=(-0.01, -0.02, 0.0))
+    ship(lost)
+    policy = build_policy(get_game("klondike"), "tuned")
+    assert policy.config.weights == lost.start.weights
+    assert "starting weights are shipped" in policies.tuned_table("klondike")["note"]
+
+
 def test_shipped_weights_round_trip_into_the_tuned_policy(tuned, shipped):
+    tuned = dataclasses.replace(tuned, difference=(max(tuned.difference[0], 0.0),
+                                                   *tuned.difference[1:]))
     shipped.write_text(shipped.read_text() + '\n[canfield]\nbase = "heuristic"\n'
                        'version = 3\nweight = { reveal = 3.5 }\n')
     header = shipped.read_text().split("\n[")[0]
