@@ -1,7 +1,8 @@
 """Deals per CPU-second of one game and policy in this process, for before/after comparisons of
 two checkouts on a noisy machine (CPU time, one worker, the best of three runs):
 
-    cd OLD && PYTHONPATH=$PWD SIMSOL_CACHE_DIR=/tmp/old python benchmarks/compare_checkouts.py klondike greedy 100000
+    cd OLD && PYTHONPATH=$PWD SIMSOL_CACHE_DIR=/tmp/old \
+        python benchmarks/compare_checkouts.py klondike greedy 100000
     cd NEW && PYTHONPATH=$PWD python benchmarks/compare_checkouts.py klondike greedy 100000
 
 Prints one JSON line: the rate, the mean moves per deal and the win rate (so a change in how
