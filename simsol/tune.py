@@ -40,7 +40,7 @@ from simsol.backends import check_workers
 from simsol.engine.loop import DEFAULT_MAX_MOVES
 from simsol.engine.streams import MAX_SEED
 from simsol.games import get_game
-from simsol.policies import BUILT_IN, KIND_GAP, TUNED, PolicyConfig, with_options
+from simsol.policies import BUILT_IN, KIND_GAP, TUNED, PolicyConfig, full_order, with_options
 from simsol.rules import RuleSet, SimsolError, read_toml, unknown
 from simsol.runner import MAX_DEALS, Result, check_count, make_job, simulate, warm_up
 from simsol.stats import paired_difference
@@ -75,7 +75,7 @@ def tunable_features(game) -> tuple[str, ...]:
 def tunable_kinds(game, config: PolicyConfig) -> tuple[str, ...]:
     """The move kinds whose weight is searched: the policy's order (the game's greedy order
     unless the policy sets its own), less the kinds switched off."""
-    return tuple(kind for kind in config.order or game.greedy_order if kind not in config.off)
+    return full_order(config.order or game.greedy_order, (), config.off)
 
 
 def start_values(game, config: PolicyConfig) -> dict[str, float]:
