@@ -21,6 +21,7 @@ examples:
   simsol run klondike --preset standard --rule draw=1 --policy random
   simsol show klondike --deal 17                 one deal played move by move
   simsol tune klondike --trials 50 --deals 2000  tune the heuristic's weights (Optuna)
+  simsol solve klondike --deals 1000             how many deals can come out (exact solver)
   simsol experiment experiments/all_games.toml   a grid of games x presets x policies
   simsol report results/all_games                tables (CSV, Markdown) and plots
 """
@@ -136,6 +137,7 @@ def build_parser() -> Parser:
                             help="write the report when the run is done")
 
     add_tune_parser(commands)
+    add_solve_parser(commands)
 
     report = commands.add_parser("report", help="tables and plots from a results folder",
                                  description="Write summary and paired-comparison tables (CSV "
@@ -216,6 +218,95 @@ def add_tune_parser(commands) -> None:
                            "simsol/tuned.toml, read by the built-in 'tuned' policy (its version "
                            "is raised)")
     add_backend_arguments(tune)
+
+
+SOLVE_DESCRIPTION = """\
+Ask the exact solver whether each deal can come out with perfect play.  The solver SEES EVERY
+CARD (the face-down cards, the stock's order, the game's own future reshuffles): it is the top of
+the skill ladder, an upper bound no honest player can reach.  A depth-first search over the
+game's own moves, with a transposition table of a fixed size; each deal ends solvable (its
+winning line is then played through the ordinary game loop), unsolvable (every reachable
+position searched) or unknown (the budget of positions spent, or a line longer than --depth).
+
+The solvable share is given with its bracket: the Wilson 95% interval's lower end with the
+unknown deals counted unsolvable and its upper end with them counted solvable.  The budget
+counts positions, not seconds, so a verdict is the same on every machine.  In experiment specs
+and simulate() the same player is policy "solver" (its settings: nodes, table_mb, depth).
+
+examples:
+  simsol solve klondike --preset standard --deals 1000
+  simsol solve canfield --deals 10000 --nodes 5e6 --table-mb 256
+  simsol show klondike --deal 3 --policy solver     one winning line, move by move
+"""
+
+
+def add_solve_parser(commands) -> None:
+    from simsol.engine.solver import SOLVER_SETTINGS
+    defaults = {setting.name: setting.default for setting in SOLVER_SETTINGS}
+    solve = commands.add_parser("solve", help="how many deals can come out with perfect play "
+                                              "(an exact solver that sees every card)",
+                                description=SOLVE_DESCRIPTION,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    solve.add_argument("game", help="a game name (see 'simsol games')")
+    solve.add_argument("--preset", default="book", help="a named rule set (default: book)")
+    solve.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                       help="override one rule option, e.g. --rule draw=1 (repeatable)")
+    solve.add_argument("--deals", type=count, default=1000, help="how many deals (default 1,000)")
+    solve.add_argument("--first", type=count, default=0,
+                       help="index of the first deal (default 0)")
+    solve.add_argument("--seed", type=count, default=0, help="master seed (default: 0)")
+    solve.add_argument("--nodes", type=count, default=defaults["nodes"],
+                       help="positions the search may visit per deal before the deal is "
+                            f"unknown (default {defaults['nodes']:,})")
+    solve.add_argument("--table-mb", type=count, default=defaults["table_mb"],
+                       help="megabytes of the transposition table per worker (default "
+                            f"{defaults['table_mb']})")
+    solve.add_argument("--depth", type=count, default=defaults["depth"],
+                       help=f"the longest line searched (default {defaults['depth']:,})")
+    solve.add_argument("--max-moves", type=count, default=5000,
+                       help="moves after which a replayed line is cut off (default: 5000)")
+    solve.add_argument("--records", metavar="FILE",
+                       help="also write one row per deal to FILE (.parquet or .csv); its end "
+                            "column holds the verdict (won = solvable)")
+    solve.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_backend_arguments(solve)
+
+
+def command_solve(args) -> None:
+    import simsol
+    from simsol.stats import solvable_bracket
+    options = {"nodes": args.nodes, "table_mb": args.table_mb, "depth": args.depth}
+    result = simsol.simulate(args.game, preset=args.preset, rules=parse_rule_args(args.rule),
+                             policy="solver", policy_options=options, deals=args.deals,
+                             seed=args.seed, first=args.first, workers=args.workers,
+                             max_moves=args.max_moves, progress=not args.no_progress,
+                             scheduler=args.scheduler, keep_records=False,
+                             records_to=args.records)
+    row = result.table().iloc[0].to_dict()
+    n, solvable = row["deals"], row["wins"]
+    unsolvable, unknown = row["unsolvable"], row["unknown"]
+    other = n - solvable - unsolvable - unknown  # a line the loop did not play out: never expected
+    low, high = solvable_bracket(solvable, unknown + other, n)
+    summary = {"rules": row["rules"], "policy": row["policy"], "seed": row["seed"],
+               "first": args.first, "deals": n, "solvable": solvable, "unsolvable": unsolvable,
+               "unknown": unknown, "not_replayed": other, "solvable_share": solvable / n,
+               "bracket_low": low, "bracket_high": high, "deals_per_s": row["deals_per_s"]}
+    if args.json:
+        print(json.dumps({k: (v.item() if hasattr(v, "item") else v) for k, v in summary.items()}))
+        return
+    print(f"{row['rules']}  {row['policy']}  seed {row['seed']}  "
+          f"deals {args.first:,}..{args.first + n - 1:,}")
+    print(f"  solvable     {solvable:>10,}  = {100 * solvable / n:.3f}%  (bracket {100 * low:.3f}% "
+          f"to {100 * high:.3f}%: Wilson 95%, unknowns as unsolvable / as solvable)")
+    print(f"  unsolvable   {unsolvable:>10,}  = {100 * unsolvable / n:.3f}%")
+    print(f"  unknown      {unknown:>10,}  = {100 * unknown / n:.3f}%  (budget {args.nodes:,} "
+          "positions a deal)")
+    if other:
+        print(f"  not replayed {other:>10,}  (a winning line the game loop cut short: a bug; "
+              "counted as unknown)")
+    print(f"  speed        {row['deals_per_s']:,.2f} deals/s")
+    if args.records:
+        print(f"  records      {args.records}")
 
 
 def command_tune(args) -> None:
@@ -375,7 +466,7 @@ def command_show(args) -> None:
 
 COMMANDS = {"run": command_run, "games": command_games, "show": command_show,
             "experiment": command_experiment, "report": command_report,
-            "policies": command_policies, "tune": command_tune}
+            "policies": command_policies, "tune": command_tune, "solve": command_solve}
 
 
 def one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:

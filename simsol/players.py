@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from simsol.engine import choice, search
+from simsol.engine import choice, search, solver
 from simsol.engine.layout import Setting
 
 
@@ -28,6 +28,8 @@ class Base:
     ordered: bool = True  # plays kinds by a priority order (``order``, ``kind.NAME``)
     weighted: bool = False  # weighs the heuristic features (``weight.NAME``)
     searching: bool = False  # slow: fewer deals in tests, small chunks in runs
+    sees_hidden: bool = False  # reads face-down cards and the stock: labelled in every id
+    plans_lines: bool = False  # plays a whole line it searched: no idle cap (engine/loop.py)
     make_work: Callable = field(default=choice.no_work)
 
     def setting(self, name: str) -> Setting | None:
@@ -49,5 +51,8 @@ BASES = {base.name: base for base in (
     Base("lookahead", "each candidate played out in sampled worlds of the unseen cards",
          "simsol.engine.search:choose_lookahead", settings=search.LOOKAHEAD_SETTINGS,
          weighted=True, searching=True, make_work=search.make_work),
+    Base("solver", "an exact depth-first search on the real cards: can the deal come out?",
+         "simsol.engine.solver:choose_solver", settings=solver.SOLVER_SETTINGS, searching=True,
+         sees_hidden=True, plans_lines=True, make_work=solver.make_work),
 )}
 FEATURE_NAMES = choice.FEATURE_NAMES

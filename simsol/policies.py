@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from simsol.engine.choice import P_MODE
-from simsol.engine.layout import NEVER, P_FEATURES, P_OWN, P_PRIORITY
+from simsol.engine.layout import NEVER, P_FEATURES, P_OWN, P_PLANS, P_PRIORITY
 from simsol.players import BASES, FEATURE_NAMES, Base
 from simsol.rules import SimsolError, read_toml, suggest, unknown
 
@@ -60,7 +60,7 @@ class PolicyConfig:
 
     @property
     def sees_hidden(self) -> bool:
-        return bool(self.value("sees_hidden"))
+        return self.player.sees_hidden or bool(self.value("sees_hidden"))
 
     def value(self, name: str):
         """A setting of the base: the configured value or the declared default."""
@@ -101,6 +101,10 @@ BUILT_IN = {
                                "UPPER BOUND: the look-ahead on the real hidden cards (it sees "
                                "every face-down card)", weights=DEFAULT_WEIGHTS,
                                values={"ties": "random", "sees_hidden": True, "samples": 1}),
+    "solver": PolicyConfig("solver", "solver",
+                           "UPPER BOUND: an exact search that sees every card; each deal "
+                           "solvable (its winning line played), unsolvable or unknown (budget "
+                           "spent)"),
 }
 POLICY_DOCS = {name: config.doc for name, config in BUILT_IN.items()}
 # The policies every game's contract test plays (the search ones are slow, so fewer deals).
@@ -332,6 +336,7 @@ def compile_policy(game, config: PolicyConfig) -> np.ndarray:
             raise unknown(f"move kind for {game.name}", kind, kinds)
     array = np.zeros(P_PRIORITY + len(kinds), dtype=np.float64)
     array[P_MODE] = player.mode
+    array[P_PLANS] = player.plans_lines
     features = game.feature_names
     for feature in config.weights:
         if feature not in features:

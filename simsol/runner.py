@@ -39,14 +39,15 @@ KEEP_LIMIT = 10_000_000  # records kept by default up to this many deals (about 
 
 
 def play_chunk(game_name: str, rules: np.ndarray, policy: np.ndarray, base: str, seed: int,
-               first: int, count: int, max_moves: int) -> np.ndarray:
-    """Play deals ``first .. first+count-1``: one record per deal, in deal order."""
+               first: int, count: int, max_moves: int, check: bool = False) -> np.ndarray:
+    """Play deals ``first .. first+count-1``: one record per deal, in deal order.  ``check``
+    proves the loop guard's bookkeeping at every move (slower; for tests)."""
     game = get_game(game_name)
     player = BASES[base]
     out = np.zeros(count, dtype=RECORD_DTYPE)
     bind(game, player.kernel).run_batch(game.deck.cards(), game.n_piles, game.capacity, rules,
                                         policy, player.make_work(game, policy), seed, first,
-                                        max_moves, out)
+                                        max_moves, out, check)
     return out
 
 

@@ -25,6 +25,14 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
+def solvable_bracket(solvable: int, unknown: int, n: int,
+                     z: float = Z95) -> tuple[float, float]:
+    """The solver's bracket on the solvable share (Solvitaire's rule): the Wilson interval's lower
+    end with every unknown deal counted unsolvable, its upper end with every unknown counted
+    solvable.  The unknowns are never folded into either side of the point figures."""
+    return wilson(solvable, n, z)[0], wilson(solvable + unknown, n, z)[1]
+
+
 def paired_difference(won_a, won_b, z: float = Z95) -> tuple[float, float, float]:
     """Difference in win rate (a - b) on the same deals, with a 95% interval.
 

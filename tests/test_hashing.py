@@ -5,13 +5,18 @@ piles do not count.  Positions come from real play of every game."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from simsol.engine.state import SHARED_COUNTERS, V_GAME
+from simsol.engine.binder import bind
+from simsol.engine.state import RECORD_DTYPE, SHARED_COUNTERS, V_GAME
 from simsol.games import game_names, get_game
+from simsol.players import BASES, SIMPLE
+from simsol.runner import make_job, play_chunk
 from simsol.trace import trace
+from tests.conftest import game_presets
 
 
 def positions(game_name, deals=3):
@@ -110,3 +115,32 @@ def test_strata_columns_keep_their_places():
     assert game.interchangeable == ()
     position = next(positions("strata", deals=1))
     assert swapped(position, 8, 9).hash() != position.hash()
+
+
+@pytest.mark.parametrize("game_name, preset", game_presets())
+def test_the_loop_guard_keeps_its_hash_and_takes_moves_back_exactly(game_name, preset):
+    """The loop keeps each pile's share of the hash and saves only what a move can change
+    (engine/loop.py).  With ``check`` set it compares, at every move, the kept hash with a hash
+    of the whole position and, after every move it takes back, the position with the one before
+    (raising on any difference): this proves the game's ``NARROW_KINDS``.  The records are the
+    same as without the check, and the random player repeats often, so moves are taken back."""
+    for policy in ("random", "greedy"):
+        job = make_job(game_name, preset=preset, policy=policy, seed=11)
+        args = job.chunk_args(0, 150)
+        assert (play_chunk(*args) == play_chunk(*args, True)).all()
+
+
+def test_a_kind_wrongly_declared_narrow_is_caught():
+    """The check fails where it must: Elevens refills every space from the stock after each
+    move, so claiming its kinds change only their two piles is false (its kinds' progress
+    claims are dropped too, so that the guard keeps and checks the hash at every move)."""
+    game = get_game("elevens")
+    wrong = replace(game, name="elevens-claimed-narrow", narrow_kinds=game.move_kinds,
+                    progress_kinds=())
+    job = make_job("elevens", policy="greedy", seed=11)
+    _, rules, policy, _, seed, first, count, max_moves = job.chunk_args(0, 20)
+    out = np.zeros(count, dtype=RECORD_DTYPE)
+    batch = bind(wrong, SIMPLE).run_batch
+    with pytest.raises(AssertionError, match="declared narrow"):
+        batch(game.deck.cards(), game.n_piles, game.capacity, rules, policy,
+              BASES["greedy"].make_work(game, policy), seed, first, max_moves, out, True)

@@ -88,7 +88,8 @@ def test_thoughtful_does_read_hidden_cards_and_says_so():
 @pytest.mark.parametrize("game_name", game_names())
 def test_every_policy_ends_every_game(game_name):
     for policy in BUILT_IN:
-        options = {"samples": 2, "depth": 10} if policy in ("lookahead", "thoughtful") else None
+        options = {"lookahead": {"samples": 2, "depth": 10},
+                   "solver": {"nodes": 20_000}}.get(BUILT_IN[policy].base)
         result = simsol.simulate(game_name, policy=policy, policy_options=options, deals=4,
                                  seed=9, workers=1)
         assert len(result.data) == 4

@@ -15,6 +15,7 @@ has a cache entry of its own and needs no dispatch at run time.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import re
 import types
@@ -64,6 +65,7 @@ class Entries:
     play_position: Callable
     apply_move: Callable
     hash_position: Callable
+    solve_deal: Callable | None = None  # the solver's own entry (engine/solver.py), when bound
 
 
 _BOUND: dict[tuple[str, str], Entries] = {}
@@ -84,12 +86,18 @@ def _bind(game, player_kernel: str) -> Entries:
     importlib.import_module(LOOP_MODULE)
     importlib.import_module(CHOICE_MODULE)
     player_module = importlib.import_module(module_name)
-    suffix = re.sub(r"\W", "_", f"{game.name}_{function_name}")
     bindings: dict[str, object] = {name: getattr(game, name.removeprefix("game_"))
                                    for name in GAME_NAMES}
     bindings["GAME_CARDS"] = game.deck.size
     bindings["GAME_PILE_SALTS"] = pile_salts(game.n_piles, game.interchangeable)
     bindings["GAME_STATE_VARS"] = np.array(game.state_vars, dtype=np.int64)
+    for name, kinds in (("GAME_NARROW", game.narrow_kinds), ("GAME_PROGRESS", game.progress_kinds)):
+        bindings[name] = np.array([kind in kinds for kind in game.move_kinds], dtype=np.uint8)
+    # The bound constants are frozen into the machine code, so they name the cached copies too:
+    # a game built at run time with other declarations (a test's) never loads another's code.
+    constants = hashlib.sha1(repr([(name, np.asarray(value).tolist()) for name, value in
+                                   sorted(bindings.items()) if name.isupper()]).encode())
+    suffix = re.sub(r"\W", "_", f"{game.name}_{function_name}_{constants.hexdigest()[:8]}")
     templates = list(_TEMPLATES[LOOP_MODULE]) + list(_TEMPLATES[CHOICE_MODULE])
     if module_name not in (LOOP_MODULE, CHOICE_MODULE):
         templates += _TEMPLATES.get(module_name, [])
@@ -105,4 +113,5 @@ def _bind(game, player_kernel: str) -> Entries:
     bindings["player_choose"] = bindings.get(function_name, chooser)
     for namespace in namespaces:  # numba reads the globals when it compiles, on first call
         namespace.update(bindings)
-    return Entries(**{name: bindings[name] for name in Entries.__dataclass_fields__})
+    return Entries(**{name: bindings[name] for name in Entries.__dataclass_fields__
+                      if name in bindings})

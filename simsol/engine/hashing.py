@@ -53,21 +53,36 @@ def pile_salts(n_piles: int, groups: tuple[tuple[int, ...], ...] = ()) -> np.nda
     return salts
 
 
-@kernel
-def position_hash(pos, salts, state_vars):
-    """The 64-bit hash of ``pos``: its piles (cards, lengths, face-down counts) and the counters
-    in ``state_vars``; ``salts`` from ``pile_salts``."""
+@kernel(inline="always")
+def pile_hash(pos, p, salt):
+    """One pile's share of the position hash: its cards, length and face-down count, salted."""
+    n = pos.lens[p]
+    x = salt ^ np.uint64(n * 256 + pos.down[p])
+    for i in range(n):
+        x = x * _PRIME + np.uint64(pos.piles[p, i])
+    return mix64(x ^ salt)
+
+
+@kernel(inline="always")
+def counters_hash(pos, state_vars):
+    """The counters' share of the position hash."""
     total = np.uint64(0)
-    for p in range(pos.lens.shape[0]):
-        n = pos.lens[p]
-        x = salts[p] ^ np.uint64(n * 256 + pos.down[p])
-        for i in range(n):
-            x = x * _PRIME + np.uint64(pos.piles[p, i])
-        total += mix64(x ^ salts[p])
     for k in range(state_vars.shape[0]):
         slot = state_vars[k]
         total += mix64(np.uint64(pos.vars[slot]) * _GOLDEN + np.uint64(slot + 1))
-    return mix64(total)
+    return total
+
+
+@kernel
+def position_hash(pos, salts, state_vars):
+    """The 64-bit hash of ``pos``: its piles (cards, lengths, face-down counts) and the counters
+    in ``state_vars``; ``salts`` from ``pile_salts``.  It is ``mix64`` of a plain sum of the
+    piles' shares and the counters', so a loop that knows which piles a move changed can keep
+    the sum up to date pile by pile (engine/loop.py)."""
+    total = np.uint64(0)
+    for p in range(pos.lens.shape[0]):
+        total += pile_hash(pos, p, salts[p])
+    return mix64(total + counters_hash(pos, state_vars))
 
 
 class Seen(NamedTuple):

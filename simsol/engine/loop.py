@@ -21,7 +21,8 @@ The hashes of the positions played since the last progress are kept (engine/hash
 that leads back to one of them is taken back and struck from the list, and the player chooses
 again among the rest, so no player is ever offered a move into a position it has seen since its
 last progress.  When every legal move repeats, the game ends as "no progress".  A game that
-wanders ``IDLE_CAP`` moves without progress, each to a new position, is cut ("idle cap").
+wanders ``IDLE_CAP`` moves without progress, each to a new position, is cut ("idle cap"), unless
+its player plays a line it planned (the solver: its line is finite and never repeats).
 """
 
 from __future__ import annotations
@@ -31,16 +32,30 @@ from typing import NamedTuple
 import numpy as np
 
 from simsol.engine.binder import _unbound, entry_template, template
-from simsol.engine.hashing import new_seen, position_hash, seen_add, seen_clear
+from simsol.engine.hashing import (
+    counters_hash,
+    mix64,
+    new_seen,
+    pile_hash,
+    position_hash,
+    seen_add,
+    seen_clear,
+)
 from simsol.engine.jit import allocating, kernel
+from simsol.engine.layout import P_PLANS
 from simsol.engine.state import (
     GAVE_UP,
     IDLE_CUT,
+    M_DST,
+    M_KIND,
+    M_SRC,
     MAX_MOVES_LISTED,
     MOVE_CAP,
     MOVE_COLUMNS,
     NO_PROGRESS,
     STUCK,
+    UNKNOWN_END,
+    UNSOLVABLE_END,
     V_BEST_FOUNDATION,
     V_END_HINT,
     V_FOUNDATION,
@@ -54,7 +69,7 @@ from simsol.engine.state import (
     copy_position,
     new_position,
 )
-from simsol.engine.streams import GAME_STREAM, N_STREAMS, deal_into, init_streams
+from simsol.engine.streams import GAME_STREAM, N_STREAMS, POLICY_STREAM, deal_into, init_streams
 
 # Moves without progress, each to a new position, before a game is cut ("idle cap").
 IDLE_CAP = 200
@@ -65,26 +80,139 @@ player_choose = _unbound
 GAME_CARDS = 0  # the deck size: a game is won when every card is on the foundations
 GAME_PILE_SALTS = np.zeros(1, dtype=np.uint64)  # the game's salts (engine/hashing.py)
 GAME_STATE_VARS = np.zeros(0, dtype=np.int64)  # the counters that are part of its position
+GAME_NARROW = np.zeros(1, dtype=np.uint8)  # by kind: 1 where a move changes only its two piles
+GAME_PROGRESS = np.zeros(1, dtype=np.uint8)  # by kind: 1 where a move always makes progress
 
 
 class Guard(NamedTuple):
     """The loop guard's space, made once per batch: the positions seen since the last progress,
-    and the position and random streams before the move being tried, to take it back."""
+    each pile's share of the current position's hash, and what the move being tried changes
+    (to take it back).
+
+    Two declarations of the game make it cheap, and neither is needed for correctness:
+    * a move of a ``PROGRESS_KINDS`` kind always makes progress, so it can never be taken back
+      and nothing is saved for it; after progress the new position is hashed only when a move
+      that might be taken back follows (``pending``);
+    * a move of a ``NARROW_KINDS`` kind changes no pile but its source and destination, so only
+      those two are saved and rehashed; after any other move the shares are stale until needed.
+    A move of a progress kind that makes none stops the run with an error.  With ``check`` set
+    the loop also proves the narrow kinds, move by move: every kept hash against a hash of the
+    whole position, every taken-back move's position against the one before it
+    (tests/test_hashing.py runs it for every game)."""
 
     seen: object  # hashing.Seen
-    before: Position
+    before: Position  # the position before the move: its changed piles and its counters
     rng_before: np.ndarray
+    shares: np.ndarray  # uint64[n_piles + 1]: each pile's share of the hash, then their sum
+    flags: np.ndarray  # bool[3]: CHECK, PENDING, STALE
+
+
+CHECK, PENDING, STALE = range(3)  # Guard.flags: prove as it goes; a hash to add; shares stale
 
 
 @allocating
-def new_guard(n_piles, capacity):
+def new_guard(n_piles, capacity, check):
+    flags = np.zeros(3, dtype=np.bool_)
+    flags[CHECK] = check
     return Guard(new_seen(), new_position(n_piles, capacity),
-                 np.zeros(2 * N_STREAMS, dtype=np.uint64))
+                 np.zeros(2 * N_STREAMS, dtype=np.uint64), np.zeros(n_piles + 1, dtype=np.uint64),
+                 flags)
 
 
 @template(compile_as=kernel(inline="always"))
 def hash_of(pos):
     return position_hash(pos, GAME_PILE_SALTS, GAME_STATE_VARS)
+
+
+@template(compile_as=kernel(inline="always"))
+def share_all(guard, pos):
+    """Every pile's share of the hash afresh."""
+    n_piles = pos.lens.shape[0]
+    total = np.uint64(0)
+    for p in range(n_piles):
+        guard.shares[p] = pile_hash(pos, p, GAME_PILE_SALTS[p])
+        total += guard.shares[p]
+    guard.shares[n_piles] = total
+    guard.flags[STALE] = False
+
+
+@template(compile_as=kernel(inline="always"))
+def share_pile(guard, pos, p):
+    """Pile ``p``'s share afresh, the sum kept up to date."""
+    total = guard.shares[pos.lens.shape[0]] - guard.shares[p]
+    guard.shares[p] = pile_hash(pos, p, GAME_PILE_SALTS[p])
+    guard.shares[pos.lens.shape[0]] = total + guard.shares[p]
+
+
+@template(compile_as=kernel(inline="always"))
+def kept_hash(guard, pos):
+    """The position hash from the kept shares and the counters (equal to ``hash_of(pos)``)."""
+    if guard.flags[STALE]:
+        share_all(guard, pos)
+    key = mix64(guard.shares[pos.lens.shape[0]] + counters_hash(pos, GAME_STATE_VARS))
+    if guard.flags[CHECK] and key != hash_of(pos):
+        raise AssertionError("the loop guard's kept hash differs from the position's: a move of "
+                             "a kind declared narrow changed a third pile")
+    return key
+
+
+@template(compile_as=kernel(inline="always"))
+def is_narrow(move, n_piles):
+    return (GAME_NARROW[move[M_KIND]] != 0 and 0 <= move[M_SRC] < n_piles
+            and 0 <= move[M_DST] < n_piles)
+
+
+@kernel(inline="always")
+def save_pile(src, dst, p):
+    dst.lens[p] = src.lens[p]
+    dst.down[p] = src.down[p]
+    for i in range(src.lens[p]):
+        dst.piles[p, i] = src.piles[p, i]
+
+
+@template(compile_as=kernel(inline="always"))
+def save_before(guard, pos, move, rng):
+    """Keep what ``move`` can change, to take it back: its two piles or the whole position,
+    the counters, and the random streams the game draws from (not the player's)."""
+    if is_narrow(move, pos.lens.shape[0]):
+        save_pile(pos, guard.before, move[M_SRC])
+        save_pile(pos, guard.before, move[M_DST])
+        for k in range(pos.vars.shape[0]):
+            guard.before.vars[k] = pos.vars[k]
+    else:
+        copy_position(pos, guard.before)
+    for k in range(rng.shape[0]):
+        guard.rng_before[k] = rng[k]
+
+
+@template(compile_as=kernel(inline="always"))
+def share_move(guard, pos, move):
+    """The shares after ``move``: its two piles afresh, or all of them stale after a wide move."""
+    if guard.flags[STALE]:
+        return
+    if is_narrow(move, pos.lens.shape[0]):
+        share_pile(guard, pos, move[M_SRC])
+        if move[M_DST] != move[M_SRC]:
+            share_pile(guard, pos, move[M_DST])
+    else:
+        guard.flags[STALE] = True
+
+
+@template(compile_as=kernel(inline="always"))
+def take_back(guard, pos, move, rng):
+    """Undo ``move`` from what ``save_before`` kept (the player's random stream stays drawn)."""
+    if is_narrow(move, pos.lens.shape[0]):
+        save_pile(guard.before, pos, move[M_SRC])
+        save_pile(guard.before, pos, move[M_DST])
+        for k in range(pos.vars.shape[0]):
+            pos.vars[k] = guard.before.vars[k]
+        pos.vars[V_MOVES_KEPT] = 0  # the list was struck: its head is no longer the kept moves
+    else:
+        copy_position(guard.before, pos)
+    share_move(guard, pos, move)
+    for k in range(rng.shape[0]):
+        if k // 2 != POLICY_STREAM:
+            rng[k] = guard.rng_before[k]
 
 
 @kernel(inline="always")
@@ -163,26 +291,41 @@ def play_new(rules, policy, pos, moves, n, rng, work, guard):
     policy plays none of the moves left, -2 when every move repeated."""
     vars = pos.vars
     repeats = 0
+    flags = guard.flags
     while True:
         pick = player_choose(pos, rules, moves, n, policy, rng, work)
         if pick < 0:
             return (-2 if n == 0 and repeats > 0 else -1), False
-        copy_position(pos, guard.before)
-        for k in range(rng.shape[0]):
-            guard.rng_before[k] = rng[k]
-        progress = apply_listed(pos, rules, moves[pick], rng)
+        move = moves[pick]
+        if policy[P_PLANS] != 0:  # a planned line (the solver's) is repeat-free by its search
+            progress = apply_listed(pos, rules, move, rng)
+            if vars[V_FOUNDATION] > vars[V_BEST_FOUNDATION]:
+                vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
+                progress = True
+            return pick, progress
+        sure = GAME_PROGRESS[move[M_KIND]] != 0
+        if not sure:  # it might be taken back: the position it leaves must be known
+            if flags[PENDING]:
+                seen_add(guard.seen, kept_hash(guard, pos))
+                flags[PENDING] = False
+            save_before(guard, pos, move, rng)
+        key_before = hash_of(pos) if flags[CHECK] else np.uint64(0)
+        progress = apply_listed(pos, rules, move, rng)
         if vars[V_FOUNDATION] > vars[V_BEST_FOUNDATION]:
             vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
             progress = True
+        share_move(guard, pos, move)
         if progress:
             seen_clear(guard.seen)
-            seen_add(guard.seen, hash_of(pos))
+            flags[PENDING] = True
             return pick, True
-        if seen_add(guard.seen, hash_of(pos)):
+        if sure:
+            raise AssertionError("a move of a kind declared to make progress made none")
+        if seen_add(guard.seen, kept_hash(guard, pos)):
             return pick, False
-        copy_position(guard.before, pos)  # a repeat: take it back (the list is listed afresh)
-        for k in range(rng.shape[0]):
-            rng[k] = guard.rng_before[k]
+        take_back(guard, pos, move, rng)  # a repeat: the list is listed afresh next time
+        if flags[CHECK] and kept_hash(guard, pos) != key_before:
+            raise AssertionError("a move taken back by the loop guard left another position")
         strike(moves, n, pick)
         n -= 1
         repeats += 1
@@ -201,7 +344,8 @@ def play_on(rules, policy, pos, moves, rng, work, guard, max_moves, trace):
     tracing = trace.moves.shape[0] > 0
     idle = 0
     seen_clear(guard.seen)
-    seen_add(guard.seen, hash_of(pos))
+    guard.flags[PENDING] = True  # the position now is added when a move might lead back to it
+    guard.flags[STALE] = True
     while True:
         if is_won(pos):
             return WON
@@ -214,6 +358,9 @@ def play_on(rules, policy, pos, moves, rng, work, guard, max_moves, trace):
         if pick == -2:
             return NO_PROGRESS
         if pick < 0:
+            verdict = vars[V_END_HINT]  # a searching player's verdict (the solver's)
+            if verdict == UNSOLVABLE_END or verdict == UNKNOWN_END:
+                return verdict
             return hint if n == 0 else GAVE_UP
         vars[V_MOVES] += 1
         if tracing:
@@ -223,7 +370,7 @@ def play_on(rules, policy, pos, moves, rng, work, guard, max_moves, trace):
         if progress:
             idle = 0
             vars[V_PASS_PROGRESS] = 1
-        else:
+        elif policy[P_PLANS] == 0:  # a planned line (the solver's) is finite and never repeats
             idle += 1
             if idle > IDLE_CAP:
                 return IDLE_CUT
@@ -237,15 +384,16 @@ def no_trace(n_piles, capacity):
 
 
 @entry_template
-def run_batch(unshuffled, n_piles, capacity, rules, policy, work, seed, first, max_moves, out):
+def run_batch(unshuffled, n_piles, capacity, rules, policy, work, seed, first, max_moves, out,
+              check):
     """Play deals ``first .. first+len(out)-1`` of ``seed``, one record each into ``out``
-    (``RECORD_DTYPE``)."""
+    (``RECORD_DTYPE``); ``check`` proves the loop guard's bookkeeping move by move (tests)."""
     deck = np.empty_like(unshuffled)
     pos = new_position(n_piles, capacity)
     moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     trace = no_trace(n_piles, capacity)
-    guard = new_guard(n_piles, capacity)
+    guard = new_guard(n_piles, capacity, check)
     for k in range(out.shape[0]):
         deal_into(deck, unshuffled, rng, seed, first + k)
         end = play_deal(deck, rules, policy, pos, moves, rng, work, guard, max_moves, trace)
@@ -268,8 +416,8 @@ def trace_deal(unshuffled, rules, policy, work, seed, index, max_moves, trace, v
     moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     deal_into(deck, unshuffled, rng, seed, index)
-    return play_deal(deck, rules, policy, pos, moves, rng, work, new_guard(n_piles, capacity),
-                     max_moves, trace)
+    return play_deal(deck, rules, policy, pos, moves, rng, work,
+                     new_guard(n_piles, capacity, True), max_moves, trace)
 
 
 @entry_template
@@ -306,7 +454,8 @@ def play_position(pos, rules, policy, work, seed, max_moves, moves):
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     init_streams(rng, seed, 0)
     n_piles, capacity = pos.piles.shape[0], pos.piles.shape[1]
-    return play_on(rules, policy, pos, moves, rng, work, new_guard(n_piles, capacity), max_moves,
+    guard = new_guard(n_piles, capacity, True)  # a tool's slow path: prove the guard as it goes
+    return play_on(rules, policy, pos, moves, rng, work, guard, max_moves,
                    no_trace(n_piles, capacity))
 
 

@@ -33,9 +33,11 @@ class Position(NamedTuple):
 # stored code keeps its meaning.
 # "no progress": every legal move leads back to a position seen since the last progress (or the
 # game's rules refused a move for lack of it); "idle cap": cut after ``IDLE_CAP`` moves without
-# progress, each to a new position.
-WON, STUCK, NO_PROGRESS, MOVE_CAP, GAVE_UP, IDLE_CUT = 0, 1, 2, 3, 4, 5
-END_REASONS = ("won", "stuck", "no progress", "move cap", "gave up", "idle cap")
+# progress, each to a new position.  "unsolvable" and "unknown" are the solver's verdicts when
+# it finds no winning line (engine/solver.py): the whole space searched, or its budget spent.
+WON, STUCK, NO_PROGRESS, MOVE_CAP, GAVE_UP, IDLE_CUT, UNSOLVABLE_END, UNKNOWN_END = range(8)
+END_REASONS = ("won", "stuck", "no progress", "move cap", "gave up", "idle cap", "unsolvable",
+               "unknown")
 
 # The shared counters.  The loop owns the ones marked (loop): no game writes them.
 SHARED_COUNTERS = (

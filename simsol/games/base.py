@@ -18,7 +18,12 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   optionally ``FEATURES`` (``(name, doc)`` rows: what a heuristic may weigh beyond the shared
   features) with the kernel ``feature_score(pos, rules, move, policy, slot)``, the weighted sum
   of those features for one move, their weights at ``policy[slot + k]``; and
-  ``HEURISTIC_WEIGHTS``, feature weights of the built-in heuristic that differ for this game.
+  ``HEURISTIC_WEIGHTS``, feature weights of the built-in heuristic that differ for this game;
+  and, to make the loop guard cheap (engine/loop.py), ``PROGRESS_KINDS``, the kinds whose
+  ``apply`` always reports progress (nothing is saved to take them back), and ``NARROW_KINDS``,
+  the kinds whose ``apply`` changes no pile but the move's source and destination (only those
+  two are saved and rehashed).  Neither is needed for correctness; the loop stops on a progress
+  kind that made none, and tests/test_hashing.py proves every game's narrow kinds move by move.
 """
 
 from __future__ import annotations
@@ -91,6 +96,8 @@ class Game:
     features: tuple[tuple[str, str], ...] = ()  # the game's own heuristic features: name, doc
     heuristic_weights: dict = field(default_factory=dict)  # the built-in heuristic's, changed
     feature_score: Callable = no_game_features
+    narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
+    progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
 
     @property
     def feature_names(self) -> tuple[str, ...]:
@@ -116,11 +123,16 @@ def declare(names: dict[str, Any], **overrides) -> Game:
     counters = names.get("COUNTERS", ())
     if len(names.get("FEATURES", ())) > MAX_GAME_FEATURES:
         raise ValueError(f"{names['NAME']}: at most {MAX_GAME_FEATURES} features of its own")
+    kinds = names.get("MOVE_KINDS", PILE_MOVE_KINDS)
+    for declared in ("NARROW_KINDS", "PROGRESS_KINDS"):
+        unknown = set(names.get(declared, ())) - set(kinds)
+        if unknown:
+            raise ValueError(f"{names['NAME']}: {declared} {sorted(unknown)} are not move kinds")
     return Game(
         name=names["NAME"], title=names["TITLE"], source=names["SOURCE"], deck=names["DECK"],
         options=names["OPTIONS"], presets=names["PRESETS"], preset_docs=names["PRESET_DOCS"],
         piles=names["PILES"], capacity=names.get("CAPACITY", names["DECK"].size),
-        move_kinds=names.get("MOVE_KINDS", PILE_MOVE_KINDS), greedy_order=names["GREEDY_ORDER"],
+        move_kinds=kinds, greedy_order=names["GREEDY_ORDER"],
         setup=names["setup"], generate=names["generate"], apply=names["apply"],
         generate_stable=names.get("generate_stable", no_stable_moves),
         keeps_moves=names.get("keeps_moves", never_keeps),
@@ -132,4 +144,6 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         state_vars=SHARED_STATE_COUNTERS + (counters.state if counters else ()),
         features=tuple(names.get("FEATURES", ())),
         heuristic_weights=dict(names.get("HEURISTIC_WEIGHTS", {})),
-        feature_score=names.get("feature_score", no_game_features))
+        feature_score=names.get("feature_score", no_game_features),
+        narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
+        progress_kinds=tuple(names.get("PROGRESS_KINDS", ())))

@@ -22,6 +22,7 @@ from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     GRAB_ANY_PART,
+    PILE_MOVE_KINDS,
     SPACE_KINGS,
     STOCK,
     SUCC_UP,
@@ -71,6 +72,8 @@ PILES = ("hand", "turned") + tuple(f"foundation{i + 1}" for i in range(NF)) + tu
 COUNTERS = game_counters("cycle_turns", scratch=("cycle_turns",))
 INTERCHANGEABLE = klondike.INTERCHANGEABLE
 (CYCLE_TURNS,) = COUNTERS
+NARROW_KINDS = PILE_MOVE_KINDS  # every move changes only its two piles (engine/loop.py)
+PROGRESS_KINDS = ("to_foundation", "waste_to_foundation", "waste_to_tableau", "reveal")
 
 
 @kernel(inline="always")

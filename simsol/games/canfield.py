@@ -119,9 +119,12 @@ keeps_moves = stock_keeps_moves
 # when the stock offers nothing more: played earlier it blocks a foundation and lowers the win rate.
 MOVE_KINDS = PILE_MOVE_KINDS + ("worry_back_build",)
 WORRY_BACK_BUILD = len(PILE_MOVE_KINDS)
+NARROW_KINDS = PILE_MOVE_KINDS  # worrying back onto a build takes a third pile's card
 GREEDY_ORDER = ("reserve_to_foundation", "to_foundation", "waste_to_foundation",
                 "reserve_to_tableau", "empty_pile", "waste_to_tableau", "uncover", "stock",
                 "worry_back_build", "build", "worry_back", "space_shift")
+PROGRESS_KINDS = ("reserve_to_foundation", "reserve_to_tableau", "waste_to_foundation",
+                  "waste_to_tableau", "worry_back_build")  # a card leaves the reserve or the waste
 
 
 @kernel

@@ -69,6 +69,7 @@ PRESET_DOCS = {
 MOVE_KINDS = ("single_face", "triple", "pair", "park", "gather_faces")
 SINGLE_FACE, TRIPLE_MOVE, PAIR, PARK, GATHER_FACES = range(len(MOVE_KINDS))
 GREEDY_ORDER = MOVE_KINDS
+PROGRESS_KINDS = MOVE_KINDS  # every move takes cards out or parks a face card
 
 STOCK, REMOVED = 0, 1
 C0 = 2  # cells of the J, Q, K (cell1, cell2, cell3)

@@ -20,6 +20,7 @@ from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     GRAB_ANY_PART,
+    PILE_MOVE_KINDS,
     SPACE_ANY,
     STOCK,
     SUCC_UP,
@@ -92,6 +93,8 @@ HEURISTIC_WEIGHTS = {"source_length": 0.0}
 INTERCHANGEABLE = (range(T0, T0 + NT),)
 (BANK_HELD,) = COUNTERS
 keeps_moves = stock_keeps_moves
+NARROW_KINDS = PILE_MOVE_KINDS  # every move changes only its two piles (engine/loop.py)
+PROGRESS_KINDS = ("waste_to_foundation", "waste_to_tableau")  # a card leaves the waste
 
 
 @kernel

@@ -9,6 +9,7 @@ from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     GRAB_ANY_PART,
     GRAB_WHOLE,
+    PILE_MOVE_KINDS,
     RANK,
     SPACE_ANY,
     SPACE_KINGS,
@@ -82,6 +83,9 @@ INTERCHANGEABLE = (range(T0, T0 + NT),)  # the tableau: only its cards matter, n
 COUNTERS = game_counters("kings_in_spaces")  # bit mask of the suits whose King went to a space
 (KINGS_IN_SPACES,) = COUNTERS
 keeps_moves = stock_keeps_moves
+NARROW_KINDS = PILE_MOVE_KINDS  # every move changes only its two piles (engine/loop.py)
+PROGRESS_KINDS = ("waste_to_foundation", "waste_to_tableau", "reveal")  # a card leaves the waste or
+# one is turned up
 
 
 @kernel

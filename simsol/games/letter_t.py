@@ -21,6 +21,7 @@ import numpy as np
 from simsol.cards import ACE, DOUBLE, KING
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
+    PILE_MOVE_KINDS,
     RANK,
     RESERVE_TO_FOUNDATION,
     STOCK,
@@ -41,6 +42,9 @@ TITLE = "The letter T (Toni)"
 SOURCE = "Mendelev (seed 001)"
 DECK = DOUBLE
 GREEDY_ORDER = ("to_foundation", "reserve_to_foundation", "stock")
+# Dealing or gathering takes every pile; any other move changes only its two.
+NARROW_KINDS = tuple(k for k in PILE_MOVE_KINDS if k != "stock")
+PROGRESS_KINDS = PILE_MOVE_KINDS  # every move puts a card up, deals or gathers
 
 SPOT_READINGS = ("any", "by-suit")
 GATHER_READINGS = ("last-to-first", "first-to-last")

@@ -40,6 +40,7 @@ from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     BUILD,
     EMPTY_PILE,
+    PILE_MOVE_KINDS,
     RESERVE_TO_FOUNDATION,
     RESERVE_TO_TABLEAU,
     REVEAL,
@@ -108,6 +109,12 @@ COUNTERS = game_counters("unsealed", "packless", "need", "build_mask", "space",
                          scratch=("need", "build_mask", "space"))
 UNSEALED, PACKLESS, NEED, BUILD_MASK, SPACE = COUNTERS
 keeps_moves = stock_keeps_moves
+# The rescue refills every reserve place and a reserve card's place is refilled from the stock;
+# any other move changes only its two piles.
+NARROW_KINDS = tuple(k for k in PILE_MOVE_KINDS
+                     if k not in ("stock", "reserve_to_foundation", "reserve_to_tableau"))
+PROGRESS_KINDS = ("stock", "reserve_to_foundation", "reserve_to_tableau", "waste_to_foundation",
+                  "waste_to_tableau", "reveal")  # a card out of the reserve, the waste or a pack
 
 
 @kernel(inline="always")

@@ -14,6 +14,7 @@ from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     GRAB_TOP,
+    PILE_MOVE_KINDS,
     SPACE_ANY,
     STOCK,
     TO_FOUNDATION,
@@ -36,6 +37,8 @@ DECK = PIQUET_PAIR
 RULES_VERSION = 2  # r2: the redeal only once nothing can move; a build freeing a 7 is uncover
 # Every kind, best first: a plain build before the redeal.
 GREEDY_ORDER = ("to_foundation", "uncover", "empty_pile", "build", "stock", "space_shift")
+NARROW_KINDS = tuple(k for k in PILE_MOVE_KINDS if k != "stock")  # the redeal gathers every pile
+PROGRESS_KINDS = ("stock",)  # the redeal
 
 OPTIONS = (
     Option("redeals", 2, "times the cards left may be gathered and dealt again",

@@ -60,9 +60,11 @@ PRESET_DOCS = {"book": "one card at a time, four passes, spaces filled with the 
 
 MOVE_KINDS = PILE_MOVE_KINDS + ("stock_to_space",)
 STOCK_TO_SPACE = len(PILE_MOVE_KINDS)
+NARROW_KINDS = MOVE_KINDS  # every move changes only its two piles (engine/loop.py)
 # Every kind, best first: a plain build before the next stock card.
 GREEDY_ORDER = ("to_foundation", "waste_to_foundation", "uncover", "waste_to_tableau",
                 "stock_to_space", "empty_pile", "build", "stock", "space_shift")
+PROGRESS_KINDS = ("waste_to_foundation", "waste_to_tableau", "stock_to_space")  # a card out
 
 STOCK_PILE, WASTE_PILE = 0, 1
 F0, NF = 2, 8

@@ -1,0 +1,297 @@
+"""The exact solver: a depth-first search over the game's own kernels that sees every card.
+
+It answers "can this deal come out, with perfect play?", the top of the skill ladder.  It reads
+what no honest player may: the face-down cards, the stock's order and the game's own future
+randomness (Strata's reshuffles, read from the game's random stream), so every id it appears
+in says so (``solver(sees-hidden-cards)``).
+
+The search lists and plays moves with the same ``list_moves`` and ``apply_listed`` every player
+uses, so a line it finds is a line of the real game.  Moves are tried in the policy's order of
+kinds (the game's greedy order by default), listed order within a kind.  A transposition table
+keyed by the position hash (engine/hashing.py, with the game's scratch counters and the
+game's random stream added: the solver sees the future too) keeps the positions searched; it
+has a fixed size (``table_mb``) and four slots a bucket, the oldest entry of a full bucket
+overwritten, so memory stays flat whatever the deal count and a lost entry only costs a second
+search, never a wrong answer.
+
+Each deal ends with one of three verdicts:
+
+* solvable: a winning line was found; the player then plays it through the ordinary loop, so
+  the record is an ordinary win;
+* unsolvable: every position reachable from the deal was searched without a win;
+* unknown: the node budget (``nodes``) was spent, or the search was cut at ``depth`` moves or
+  by its move stack, so the space was not exhausted.
+
+The budget counts positions, not seconds, so a verdict is the same on every machine.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simsol.engine.binder import _unbound, entry_template, template
+from simsol.engine.hashing import mix64
+from simsol.engine.jit import kernel
+from simsol.engine.layout import NEVER, P_PRIORITY, Setting, own_slots
+from simsol.engine.loop import apply_listed, hash_of, is_won, list_moves  # bound per game
+from simsol.engine.state import (
+    M_KIND,
+    MAX_MOVES_LISTED,
+    MOVE_COLUMNS,
+    N_VARS,
+    UNKNOWN_END,
+    UNSOLVABLE_END,
+    V_END_HINT,
+    V_GAME,
+    V_MOVES,
+    Position,
+    clear_position,
+    copy_position,
+    new_position,
+)
+from simsol.engine.streams import GAME_STREAM, N_STREAMS, deal_into
+
+SOLVER_SETTINGS = (
+    Setting("nodes", 2_000_000, "positions the search may visit per deal before it answers "
+            "unknown", low=1, high=10**12),
+    Setting("table_mb", 64, "megabytes of the transposition table, per worker", low=1,
+            high=16_384),
+    Setting("depth", 2_000, "the longest line searched; a deal cut there is unknown",
+            low=1, high=100_000),
+)
+P_NODES, P_TABLE_MB, P_DEPTH = own_slots(SOLVER_SETTINGS)
+game_setup = _unbound  # the game's ``setup`` (bound per game, binder.py)
+ROWS_PER_DEPTH = 64  # the move stack holds this many candidate moves a level on average
+SLOTS_PER_BUCKET = 4
+SOLVABLE, UNSOLVABLE, UNKNOWN = range(3)
+VERDICTS = ("solvable", "unsolvable", "unknown")
+# SolverWork.meta: the table's epoch (one per search), the line's length, the next move of the
+# line to play, the move count the next call must find, the last verdict, its nodes.
+EPOCH, LINE_LENGTH, CURSOR, EXPECTED_MOVES, VERDICT, NODES = range(6)
+
+
+class SolverWork(NamedTuple):
+    """The search's space, made once per batch: a position per level of the line being searched
+    (with its random streams), the candidate moves of every level on one stack, the table, and
+    the winning line once found."""
+
+    piles: np.ndarray  # uint8[depth + 1, n_piles, capacity]
+    lens: np.ndarray  # int64[depth + 1, n_piles]
+    down: np.ndarray  # int64[depth + 1, n_piles]
+    vars: np.ndarray  # int64[depth + 1, N_VARS]
+    rngs: np.ndarray  # uint64[depth + 1, 2 * N_STREAMS]
+    rows: np.ndarray  # int64[stack rows, MOVE_COLUMNS]: the candidates of every level
+    first: np.ndarray  # int64[depth + 1]: where a level's candidates start on the stack
+    count: np.ndarray  # int64[depth + 1]: how many it has
+    tried: np.ndarray  # int64[depth + 1]: how many of them were tried
+    listed: np.ndarray  # int64[MAX_MOVES_LISTED, MOVE_COLUMNS]: a level's moves as listed
+    keys: np.ndarray  # uint64[slots]: the transposition table
+    stamps: np.ndarray  # uint32[slots]: the search that wrote each slot
+    line: np.ndarray  # int64[depth, MOVE_COLUMNS]: the winning line
+    meta: np.ndarray  # int64[8]
+
+
+def table_slots(megabytes: float) -> int:
+    """The largest power of two of 12-byte slots (key and stamp) that fits in ``megabytes``."""
+    slots = SLOTS_PER_BUCKET
+    while slots * 2 * 12 <= megabytes * 2**20:
+        slots *= 2
+    return slots
+
+
+def make_work(game, policy) -> SolverWork:
+    depth = int(policy[P_DEPTH])
+    slots = table_slots(policy[P_TABLE_MB])
+    levels = depth + 1
+    meta = np.zeros(8, dtype=np.int64)
+    meta[EXPECTED_MOVES] = -1
+    return SolverWork(np.zeros((levels, game.n_piles, game.capacity), dtype=np.uint8),
+                      np.zeros((levels, game.n_piles), dtype=np.int64),
+                      np.zeros((levels, game.n_piles), dtype=np.int64),
+                      np.zeros((levels, N_VARS), dtype=np.int64),
+                      np.zeros((levels, 2 * N_STREAMS), dtype=np.uint64),
+                      np.zeros((max(levels * ROWS_PER_DEPTH, MAX_MOVES_LISTED), MOVE_COLUMNS),
+                               dtype=np.int64),
+                      np.zeros(levels, dtype=np.int64), np.zeros(levels, dtype=np.int64),
+                      np.zeros(levels, dtype=np.int64),
+                      np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64),
+                      np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.uint32),
+                      np.zeros((depth, MOVE_COLUMNS), dtype=np.int64), meta)
+
+
+@kernel(inline="always")
+def level(work, d):
+    return Position(work.piles[d], work.lens[d], work.down[d], work.vars[d])
+
+
+@template(compile_as=kernel(inline="always"))
+def solver_key(pos, rng):
+    """The position hash, with what else decides a position's future for a player who sees
+    everything: the game's scratch counters (a count kept for the game's own cut restricts the
+    moves) and its random stream (the reshuffles to come).  Taken after the position's moves
+    are listed, so the scratch a generator derives from the piles is the position's own."""
+    extra = np.uint64(0)
+    for k in range(V_GAME, pos.vars.shape[0]):
+        extra += mix64(np.uint64(pos.vars[k]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(k))
+    extra += mix64(rng[2 * GAME_STREAM + 1] + np.uint64(0xD1B54A32D192ED03))
+    key = mix64(hash_of(pos) ^ extra)
+    return key if key != 0 else np.uint64(1)
+
+
+@kernel(inline="always")
+def table_add(work, key, epoch):
+    """Add ``key`` to the table; False when this search has it already."""
+    mask = np.uint64(work.keys.shape[0] - 1)
+    start = np.int64(key & mask) & ~(SLOTS_PER_BUCKET - 1)
+    free = -1
+    for j in range(SLOTS_PER_BUCKET):
+        slot = start + j
+        if work.stamps[slot] == epoch:
+            if work.keys[slot] == key:
+                return False
+        elif free < 0:
+            free = slot
+    if free < 0:  # a full bucket: overwrite one, chosen by the key's top bits
+        free = start + np.int64(key >> np.uint64(62))
+    work.keys[free] = key
+    work.stamps[free] = epoch
+    return True
+
+
+@kernel(inline="always")
+def push_candidates(work, policy, n, top):
+    """Copy the ``n`` listed moves the policy allows onto the stack at ``top``, best kind first
+    (a stable insertion sort: listed order within a kind); return how many."""
+    count = 0
+    for i in range(n):
+        priority = policy[P_PRIORITY + work.listed[i, M_KIND]]
+        if priority == NEVER:
+            continue
+        j = top + count
+        while j > top and policy[P_PRIORITY + work.rows[j - 1, M_KIND]] > priority:
+            for c in range(MOVE_COLUMNS):
+                work.rows[j, c] = work.rows[j - 1, c]
+            j -= 1
+        for c in range(MOVE_COLUMNS):
+            work.rows[j, c] = work.listed[i, c]
+        count += 1
+    return count
+
+
+@template
+def solve(pos, rules, rng, policy, work):
+    """Search from ``pos`` (random streams ``rng``); return the verdict, the winning line in
+    ``work.line`` (``meta[LINE_LENGTH]`` moves) when solvable."""
+    meta = work.meta
+    meta[EPOCH] += 1
+    epoch = np.uint32(meta[EPOCH] & 0xFFFFFFFF)
+    budget = np.int64(policy[P_NODES])
+    max_depth = work.line.shape[0]
+    root = level(work, 0)
+    copy_position(pos, root)
+    for k in range(rng.shape[0]):
+        work.rngs[0, k] = rng[k]
+    meta[LINE_LENGTH] = 0
+    meta[NODES] = 0
+    if is_won(root):
+        return SOLVABLE
+    n = list_moves(root, rules, work.listed)
+    table_add(work, solver_key(root, work.rngs[0]), epoch)
+    work.first[0] = 0
+    work.count[0] = push_candidates(work, policy, n, 0)
+    work.tried[0] = 0
+    top = work.count[0]
+    d = 0
+    nodes = 0
+    cut = False
+    while True:
+        if work.tried[d] == work.count[d]:
+            if d == 0:
+                return UNKNOWN if cut else UNSOLVABLE
+            top = work.first[d]
+            d -= 1
+            continue
+        row = work.first[d] + work.tried[d]
+        work.tried[d] += 1
+        child = level(work, d + 1)
+        copy_position(level(work, d), child)
+        for k in range(rng.shape[0]):
+            work.rngs[d + 1, k] = work.rngs[d, k]
+        apply_listed(child, rules, work.rows[row], work.rngs[d + 1])
+        nodes += 1
+        meta[NODES] = nodes
+        if is_won(child):
+            for k in range(d + 1):
+                chosen = work.first[k] + work.tried[k] - 1
+                for c in range(MOVE_COLUMNS):
+                    work.line[k, c] = work.rows[chosen, c]
+            meta[LINE_LENGTH] = d + 1
+            return SOLVABLE
+        if nodes >= budget:
+            return UNKNOWN
+        n = list_moves(child, rules, work.listed)  # first: it sets the scratch counters
+        if not table_add(work, solver_key(child, work.rngs[d + 1]), epoch):
+            continue
+        if d + 1 >= max_depth:
+            cut = True
+            continue
+        if top + n > work.rows.shape[0]:
+            cut = True
+            continue
+        d += 1
+        work.first[d] = top
+        work.count[d] = push_candidates(work, policy, n, top)
+        work.tried[d] = 0
+        top += work.count[d]
+
+
+@kernel(inline="always")
+def same_move(moves, i, line, k):
+    for c in range(MOVE_COLUMNS):
+        if moves[i, c] != line[k, c]:
+            return False
+    return True
+
+
+@template
+def choose_solver(pos, rules, moves, n, policy, rng, work):
+    """The solver as a player: at the start of a deal (or anywhere its line was left), solve
+    from the position, then play the winning line move by move through the ordinary loop.
+    Unsolvable or unknown: no move, and the verdict as the end hint (the record's end)."""
+    meta = work.meta
+    if pos.vars[V_MOVES] != meta[EXPECTED_MOVES]:
+        meta[VERDICT] = solve(pos, rules, rng, policy, work)
+        meta[CURSOR] = 0
+        meta[EXPECTED_MOVES] = pos.vars[V_MOVES]
+    if meta[VERDICT] != SOLVABLE or meta[CURSOR] >= meta[LINE_LENGTH]:
+        meta[EXPECTED_MOVES] = -1
+        if meta[VERDICT] == UNSOLVABLE:
+            pos.vars[V_END_HINT] = UNSOLVABLE_END
+        elif meta[VERDICT] == UNKNOWN:
+            pos.vars[V_END_HINT] = UNKNOWN_END
+        return -1
+    k = meta[CURSOR]
+    for i in range(n):
+        if same_move(moves, i, work.line, k):
+            meta[CURSOR] = k + 1
+            meta[EXPECTED_MOVES] = pos.vars[V_MOVES] + 1
+            return i
+    meta[EXPECTED_MOVES] = -1
+    return -1  # the line's move is not listed: never expected (the replay tests would say)
+
+
+@entry_template
+def solve_deal(unshuffled, n_piles, capacity, rules, policy, work, seed, index, out):
+    """Solve deal ``index`` of ``seed`` without playing it (benchmarks/solver.py): ``out`` gets
+    the verdict, the positions visited and the winning line's length."""
+    deck = np.empty_like(unshuffled)
+    pos = new_position(n_piles, capacity)
+    rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
+    deal_into(deck, unshuffled, rng, seed, index)
+    clear_position(pos)
+    game_setup(deck, rules, pos, rng)
+    out[0] = solve(pos, rules, rng, policy, work)
+    out[1] = work.meta[NODES]
+    out[2] = work.meta[LINE_LENGTH]
