@@ -18,7 +18,10 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   optionally ``FEATURES`` (``(name, doc)`` rows: what a heuristic may weigh beyond the shared
   features) with the kernel ``feature_score(pos, rules, move, policy, slot)``, the weighted sum
   of those features for one move, their weights at ``policy[slot + k]``; and
-  ``HEURISTIC_WEIGHTS``, feature weights of the built-in heuristic that differ for this game.
+  ``HEURISTIC_WEIGHTS`` and ``HEURISTIC_KINDS``, feature and kind weights of the built-in
+  heuristic that differ for this game; ``FEATURE_RANGES``, the weight range ``simsol tune``
+  searches for a feature meant to move a move past whole kinds (the default range only breaks
+  ties within a kind).
 """
 
 from __future__ import annotations
@@ -90,6 +93,8 @@ class Game:
     state_vars: tuple[int, ...] = ()
     features: tuple[tuple[str, str], ...] = ()  # the game's own heuristic features: name, doc
     heuristic_weights: dict = field(default_factory=dict)  # the built-in heuristic's, changed
+    heuristic_kinds: dict = field(default_factory=dict)  # its kind weights, changed
+    feature_ranges: dict = field(default_factory=dict)  # feature -> (low, high) tune searches
     feature_score: Callable = no_game_features
 
     @property
@@ -132,4 +137,6 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         state_vars=SHARED_STATE_COUNTERS + (counters.state if counters else ()),
         features=tuple(names.get("FEATURES", ())),
         heuristic_weights=dict(names.get("HEURISTIC_WEIGHTS", {})),
+        heuristic_kinds=dict(names.get("HEURISTIC_KINDS", {})),
+        feature_ranges=dict(names.get("FEATURE_RANGES", {})),
         feature_score=names.get("feature_score", no_game_features))
