@@ -52,7 +52,8 @@ def trials_of(result):
 def test_trial_zero_is_the_starting_policy(tuned):
     game = get_game("klondike")
     first = trials_of(tuned)[0]
-    assert first.params == start_values(game, BUILT_IN["heuristic"])
+    assert first.params == start_values(game, policies.for_game(game, BUILT_IN["heuristic"]))
+    assert first.params["weight.hold_back"] == -400.0  # Klondike's own heuristic default
     assert first.params["weight.reveal"] == 5.0 and first.params["kind.stock"] == 0.0
     start = simsol.simulate("klondike", policy="heuristic", deals=100, seed=0, workers=1)
     assert first.value == start.wins == tuned.train_start
