@@ -324,8 +324,11 @@ def command_tune(args) -> None:
         path, version = ship(result)
         what = "the starting weights (the best lost on held-out deals)" if (
             result.lost_held_out) else "the best weights"
-        print(f"  shipped       {what} to {path} [{result.game}], the built-in policy "
-              f"tuned@v{version}")
+        from simsol.policies import tuned_key
+        key = tuned_key(result.game, result.rules.preset)
+        stamp = key.partition(":")[1] + key.partition(":")[2]
+        print(f"  shipped       {what} to {path} [{key}], the built-in policy "
+              f"tuned{stamp}@v{version}")
 
 
 def command_experiment(args) -> None:
@@ -364,7 +367,13 @@ def policy_arguments(args) -> dict:
 
 def command_policies(args) -> None:
     from simsol.games import get_game
-    from simsol.policies import game_policies, load_policy_file, policy_summary
+    from simsol.policies import (
+        TUNED,
+        game_policies,
+        load_policy_file,
+        policy_summary,
+        tuned_presets,
+    )
     game = get_game(args.game)
     extra = load_policy_file(args.policy_file) if args.policy_file else {}
     print(f"policies, with their settings for {game.name} (move kinds: "
@@ -372,6 +381,10 @@ def command_policies(args) -> None:
     for name in list(game_policies(game)) + [name for name in extra
                                               if name not in game_policies(game)]:
         print(f"  {policy_summary(game, name, extra)}")
+        if name == TUNED and name not in extra:  # the presets tuned on their own
+            for preset in tuned_presets(game):
+                if preset != "book":
+                    print(f"  under --preset {preset}: {policy_summary(game, name, None, preset)}")
     from simsol.players import FEATURE_NAMES
     print("heuristic features (--policy-opt weight.NAME=W): " + ", ".join(FEATURE_NAMES))
     for name, doc in game.features:

@@ -16,7 +16,10 @@ Built in, for every game:
   the heuristic for ``depth`` moves in each sampled world, picking the best on average;
 * ``thoughtful`` — the same search on the real cards (it sees everything: an upper bound);
 * ``tuned`` — for a game that has them, the weights ``simsol tune`` found for it, shipped in
-  ``simsol/tuned.toml`` (one ``[GAME]`` table each); a game without an entry has no ``tuned``.
+  ``simsol/tuned.toml``: a ``[GAME]`` table tuned on its book rules, and a ``["GAME:PRESET"]``
+  table for each preset tuned on its own; under a preset ``tuned`` plays that preset's table
+  where there is one, else the book's (ids ``tuned:PRESET@vN`` and ``tuned@vN``); a game without
+  a table has no ``tuned``.
 
 Users define their own in a TOML file (``[policies.NAME]`` tables with ``base = "heuristic"``
 and any of the settings) or on the command line (``--policy-opt weight.reveal=3``).
@@ -275,33 +278,61 @@ def config_from_table(name: str, table, where: str) -> PolicyConfig:
     return replace(with_options(start, flat), name=name)
 
 
-def tuned_table(game_name: str, path: str | Path | None = None) -> dict | None:
-    """The ``[GAME]`` table of the shipped tuned weights (``TUNED_FILE``), or None."""
+def tuned_key(game_name: str, preset: str | None = None) -> str:
+    """The table name of a game's shipped tuned weights for ``preset``: ``GAME`` for its book
+    rules, ``"GAME:PRESET"`` for another preset (the start of that preset's rules id)."""
+    return game_name if preset in (None, "book") else f"{game_name}:{preset}"
+
+
+def tuned_tables(path: str | Path | None = None) -> dict[str, dict]:
+    """Every table of the shipped tuned weights (``TUNED_FILE``) by name."""
     path = Path(path) if path is not None else TUNED_FILE
     if not path.exists():
-        return None
-    table = read_toml(path, "tuned-weights file").get(game_name)
-    return dict(table) if isinstance(table, dict) else None
+        return {}
+    return {key: dict(table) for key, table in read_toml(path, "tuned-weights file").items()
+            if isinstance(table, dict)}
 
 
-def tuned_config(game, path: str | Path | None = None) -> PolicyConfig | None:
-    """The ``tuned`` policy for ``game`` (its shipped table), or None where it has none."""
-    table = tuned_table(game.name, path)
+def tuned_table(game_name: str, path: str | Path | None = None,
+                preset: str | None = None) -> dict | None:
+    """The table of the shipped tuned weights for ``game_name`` under ``preset`` (the book's
+    ``[GAME]`` by default), or None; no fallback to the book table (``tuned_config`` has it)."""
+    return tuned_tables(path).get(tuned_key(game_name, preset))
+
+
+def tuned_presets(game, path: str | Path | None = None) -> tuple[str, ...]:
+    """The presets of ``game`` with a shipped tuned table of their own, in the game's order."""
+    tables = tuned_tables(path)
+    return tuple(preset for preset in game.presets if tuned_key(game.name, preset) in tables)
+
+
+def tuned_config(game, path: str | Path | None = None,
+                 preset: str | None = None) -> PolicyConfig | None:
+    """The ``tuned`` policy for ``game`` under ``preset``: the preset's own table where one is
+    shipped, else the book table (weights tuned on the book's rules, played under others), else
+    None.  The id says which table: ``tuned@vN`` for the book's, ``tuned:PRESET@vN`` for a
+    preset's (the store stamps policy ids into its cells, so the two never mix)."""
+    own = preset not in (None, "book") and tuned_table(game.name, path, preset) is not None
+    key = tuned_key(game.name, preset if own else None)
+    table = tuned_tables(path).get(key)
     if table is None:
         return None
-    meta = {key: table.pop(key) for key in TUNED_META if key in table}
-    where = f"{path or TUNED_FILE}: [{game.name}]"
+    meta = {name: table.pop(name) for name in TUNED_META if name in table}
+    where = f"{path or TUNED_FILE}: [{key}]"
     config = config_from_table(TUNED, table, where)
     version = meta.get("version")
     doc = (f"the weights simsol tune found for {game.name}"
            + (f" under {meta['rules']}" if meta.get("rules") else "")
-           + f" from {table.get('base')} (how: simsol/tuned.toml)")
-    return replace(config, doc=doc, stamp=f"@v{version}" if version is not None else "")
+           + f" from {table.get('base')} (its {preset if own else 'book'} table in "
+           "simsol/tuned.toml, which says how)")
+    stamp = (f":{preset}" if own else "") + (f"@v{version}" if version is not None else "")
+    return replace(config, doc=doc, stamp=stamp)
 
 
-def game_policies(game) -> dict[str, PolicyConfig]:
-    """The built-in policies for ``game``: ``BUILT_IN``, and ``tuned`` where it has weights."""
-    tuned = tuned_config(game)
+def game_policies(game, preset: str | None = None) -> dict[str, PolicyConfig]:
+    """The built-in policies for ``game``: ``BUILT_IN``, and ``tuned`` where it has weights
+    (under ``preset``: its own table, else the book's)."""
+    tuned = tuned_config(game, preset=preset)
     return BUILT_IN | ({TUNED: tuned} if tuned is not None else {})
 
 
@@ -363,12 +394,14 @@ def compile_policy(game, config: PolicyConfig) -> np.ndarray:
 
 
 def build_policy(game, name: str, options: dict | None = None,
-                 extra: dict[str, PolicyConfig] | None = None) -> Policy:
+                 extra: dict[str, PolicyConfig] | None = None,
+                 preset: str | None = None) -> Policy:
     """The compiled policy ``name`` (built in, ``tuned`` where ``game`` has shipped weights, or
-    from ``extra``) with ``options`` applied."""
+    from ``extra``) with ``options`` applied; ``preset`` (default the book's) chooses the tuned
+    table."""
     extra = extra or {}
     if name == TUNED and name not in extra:
-        shipped = tuned_config(game)
+        shipped = tuned_config(game, preset=preset)
         if shipped is None:
             raise no_tuned_weights(game)
         config = with_options(shipped, options) if options else shipped
@@ -385,17 +418,21 @@ def build_policy(game, name: str, options: dict | None = None,
 
 
 def for_game(game, config: PolicyConfig) -> PolicyConfig:
-    """A built-in weighted policy with the game's own default weights (``HEURISTIC_WEIGHTS`` in
-    the game's module: where the shared defaults mislead, such as preferring the longer source
-    pile in Grandma's Patience); the id lists changes from these, not from the shared ones."""
-    if not config.player.weighted or not game.heuristic_weights:
+    """A built-in weighted policy with the game's own default weights (``HEURISTIC_WEIGHTS`` and
+    ``HEURISTIC_KINDS`` in the game's module: where the shared defaults mislead, such as
+    preferring the longer source pile in Grandma's Patience, or where a good player holds a
+    kind of move back, such as Klondike's cards to the foundations that a tableau card may still
+    want); the id lists changes from these, not from the shared ones."""
+    if not config.player.weighted or not (game.heuristic_weights or game.heuristic_kinds):
         return config
-    return replace(config, weights={**config.weights, **game.heuristic_weights})
+    return replace(config, weights={**config.weights, **game.heuristic_weights},
+                   kind_weights={**config.kind_weights, **game.heuristic_kinds})
 
 
-def policy_summary(game, name: str, extra: dict[str, PolicyConfig] | None = None) -> str:
-    """One line: the policy, what it does, and its settings for ``game``."""
-    config = (game_policies(game) | (extra or {}))[name]
+def policy_summary(game, name: str, extra: dict[str, PolicyConfig] | None = None,
+                   preset: str | None = None) -> str:
+    """One line: the policy, what it does, and its settings for ``game`` (under ``preset``)."""
+    config = (game_policies(game, preset) | (extra or {}))[name]
     if name in BUILT_IN and name not in (extra or {}):
         config = for_game(game, config)
     settings = config.settings()

@@ -180,7 +180,7 @@ def choice(game, position: Position | str, policy: str = "greedy", preset: str |
     from simsol.policies import build_policy
     if isinstance(position, str):
         position = parse_position(game, position)
-    compiled = build_policy(game, policy, policy_options)
+    compiled = build_policy(game, policy, policy_options, preset=preset)
     copy = position.copy()
     row = bind(game, compiled.kernel).pick_move(copy.state(), _rules_array(game, preset, rules),
                                                 compiled.array, compiled.make_work(game), seed,
@@ -196,7 +196,7 @@ def play_out(game, position: Position | str, policy: str = "greedy", preset: str
     from simsol.policies import build_policy
     if isinstance(position, str):
         position = parse_position(game, position)
-    compiled = build_policy(game, policy, policy_options)
+    compiled = build_policy(game, policy, policy_options, preset=preset)
     end = bind(game, compiled.kernel).play_position(
         position.state(), _rules_array(game, preset, rules), compiled.array,
         compiled.make_work(game), seed, max_moves, position.moves)

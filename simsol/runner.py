@@ -253,7 +253,7 @@ def make_job(game: str, preset: str | None = None, rules: dict | None = None,
     """Validate everything about a run before any deal is played."""
     the_game = get_game(game)
     ruleset = build_rules(the_game, preset, rules)
-    the_policy = build_policy(the_game, policy, policy_options, policies)
+    the_policy = build_policy(the_game, policy, policy_options, policies, ruleset.preset)
     return Job(game, ruleset, the_policy, check_count("seed", seed, 0, MAX_SEED),
                check_count("max moves", max_moves, 1, 10**7))
 

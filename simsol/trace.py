@@ -102,7 +102,7 @@ def trace(game: str, preset: str | None = None, rules: dict | None = None,
     """Play deal ``deal`` of ``seed`` recording every move and position."""
     the_game = get_game(game)
     ruleset = build_rules(the_game, preset, rules)
-    the_policy = build_policy(the_game, policy, policy_options, policies)
+    the_policy = build_policy(the_game, policy, policy_options, policies, ruleset.preset)
     seed = check_count("seed", seed, 0, 2**63 - 1)
     deal = check_count("deal", deal, 0, 2**63 - 1)
     max_moves = check_count("max moves", max_moves, 1, 100_000)

@@ -86,11 +86,14 @@ def start_values(game, config: PolicyConfig) -> dict[str, float]:
 
 
 def search_space(game, config: PolicyConfig) -> dict[str, tuple[float, float]]:
-    """``parameter -> (low, high)``: ``WEIGHT_RANGE`` and ``KIND_RANGE``, widened to hold the
+    """``parameter -> (low, high)``: ``WEIGHT_RANGE`` (or the game's ``FEATURE_RANGES`` for a
+    feature meant to move a move past whole kinds) and ``KIND_RANGE``, widened to hold the
     starting value where it lies outside."""
     space = {}
     for name, start in start_values(game, config).items():
-        low, high = WEIGHT_RANGE if name.startswith("weight.") else KIND_RANGE
+        feature = name.partition(".")[2]
+        low, high = (game.feature_ranges.get(feature, WEIGHT_RANGE) if name.startswith("weight.")
+                     else KIND_RANGE)
         space[name] = (min(low, start), max(high, start))
     return space
 
@@ -503,15 +506,23 @@ def write_policy_file(result: TuneResult) -> Path:
 # --- shipping into the built-in ``tuned`` policy ---------------------------------------------
 
 def ship(result: TuneResult, path: str | Path | None = None) -> tuple[Path, int]:
-    """Write ``result``'s weights as its game's table in the package's ``tuned.toml`` (or
-    ``path``), replacing the game's old table; return the file and the table's new version
-    (the old one plus 1), which ``tuned``'s policy id shows (``tuned@v2``).  The other games'
-    tables and the file's leading comment are kept.
+    """Write ``result``'s weights as the table of the preset it was tuned on in the package's
+    ``tuned.toml`` (or ``path``): ``[GAME]`` for the book's rules, ``["GAME:PRESET"]`` for
+    another preset (``policies.tuned_key``), replacing that table; return the file and the
+    table's new version (the old one plus 1), which ``tuned``'s policy id shows (``tuned@v2``,
+    ``tuned:standard@v1``).  The other tables and the file's leading comment are kept.  A
+    result tuned with ``--rule`` overrides beyond its preset is refused: ``tuned`` picks its
+    table by preset alone, so it would play those weights under rules they were not tuned on.
 
     Weights that lost to the start on the held-out deals are not shipped: the table then holds
     the starting weights, with a ``note`` saying so, so the built-in ``tuned`` is never a player
     known to be worse than the one it started from."""
     from simsol import policies
+    if result.rules.overrides:
+        raise SimsolError(f"cannot ship weights tuned under {result.rules.id}: the built-in "
+                          "tuned policy has a table per preset, so tune on a preset without "
+                          "--rule to ship (the policy file in the study folder keeps these)")
+    key = policies.tuned_key(result.game, result.rules.preset)
     path = Path(path) if path is not None else policies.TUNED_FILE
     text = path.read_text() if path.exists() else ""
     data = read_toml(path, "tuned-weights file") if path.exists() else {}
@@ -522,7 +533,7 @@ def ship(result: TuneResult, path: str | Path | None = None) -> tuple[Path, int]
         header.append(line)
     while header and not header[-1].strip():
         header.pop()
-    old = data.get(result.game, {})
+    old = data.get(key, {})
     version = int(old.get("version", 0)) + 1 if isinstance(old, dict) else 1
     table = policy_table(result.start if result.lost_held_out else result.tuned, result.start)
     entry = {"base": table.pop("base"), "version": version, "command": result.command,
@@ -531,10 +542,15 @@ def ship(result: TuneResult, path: str | Path | None = None) -> tuple[Path, int]
     if result.lost_held_out:
         entry["note"] = ("the best weights lost to the start on the held-out deals: the starting "
                          "weights are shipped")
-    data[result.game] = entry
+    if key not in data:  # a new preset's table goes after the game's others
+        names = list(data)
+        at = max((i + 1 for i, name in enumerate(names)
+                  if name.split(":")[0] == result.game), default=len(names))
+        data = dict(list(data.items())[:at] + [(key, None)] + list(data.items())[at:])
+    data[key] = entry
     lines = header + [""] if header else []
-    for game in data:
-        if isinstance(data[game], dict):
-            lines += toml_table([game], data[game]) + [""]
+    for name in data:
+        if isinstance(data[name], dict):
+            lines += toml_table([name], data[name]) + [""]
     path.write_text("\n".join(lines))
     return path, version

@@ -358,3 +358,18 @@ def test_tune_writes_a_policy_file_and_ships_the_tuned_policy(capsys, tmp_path, 
                        "--holdout-deals", "80", "--out", str(out_dir), "--workers", "1",
                        "--no-progress")
     assert code == 0 and "trials        2 (0 run now)" in out
+
+
+def test_policies_lists_a_games_own_features_and_its_tuned_tables(capsys, tmp_path, monkeypatch):
+    import simsol.policies as policies
+    code, out, _ = run(capsys, "policies", "twelve-by-five")
+    assert code == 0 and "twelve-by-five's own: next_free" in out
+    path = tmp_path / "tuned.toml"
+    path.write_text('[klondike]\nbase = "heuristic"\nversion = 2\n\n["klondike:standard"]\n'
+                    'base = "heuristic"\nversion = 1\nrules = "klondike:standard@r1"\n'
+                    'weight = { reveal = 3.0 }\n')
+    monkeypatch.setattr(policies, "TUNED_FILE", path)
+    code, out, _ = run(capsys, "policies", "klondike")
+    assert code == 0 and "\n  tuned (heuristic)" in out
+    assert "under --preset standard: tuned (heuristic): the weights simsol tune found for " \
+           "klondike under klondike:standard@r1" in out and "weight.reveal=3.0" in out

@@ -211,3 +211,21 @@ def test_the_bank_waits_until_the_columns_are_done():
 
 def test_the_rules_id_says_version_2():
     assert build_rules(GRANNY).id == "grandmas-patience:book@r2"
+
+
+def test_a_split_that_frees_a_card_is_told_apart():
+    """Both 8♥s can go onto 9♣; the one on tableau2 leaves a 9♠ that takes tableau4's 8♦
+    (``opens``), the one on tableau1 a K♣ nothing takes.  A split waits behind the bank unless
+    it frees something: weighed past a kind, ``opens`` plays that one first."""
+    from simsol.positions import choice
+    position = """
+    bank: (5♥)
+    tableau1: K♣ 8♥
+    tableau2: 9♠ 8♥
+    tableau3: 9♣
+    tableau4: 2♣ 8♦
+    """
+    first = {"ties": "first"}
+    assert choice(GRANNY, position, "heuristic", policy_options=first).src == "bank"
+    assert choice(GRANNY, position, "heuristic", policy_options={
+        **first, "weight.opens": 150}).src == "tableau2"

@@ -226,3 +226,56 @@ def test_worrying_back_only_with_the_option():
     back = ("worry_back", "foundation2", "tableau1", 1)
     assert back not in keys(position)
     assert back in keys(position, rules={"worrying_back": True})
+
+
+# --- the players' features (FEATURES): each changes the heuristic's choice in a position ---
+
+HELD_BACK = """
+stock: (5♠)
+waste: 9♦
+foundation2: A♥ 2♥
+tableau1: 3♥
+tableau2: 10♠
+"""
+
+
+def test_the_heuristic_holds_back_a_card_a_tableau_card_may_want():
+    """3♥ may still take a black 2, so the heuristic builds the waste's 9♦ first; once both
+    black 2s are up, 3♥ is safe and goes up at once (greedy plays it up either way)."""
+    from simsol.positions import choice
+    first = {"ties": "first"}
+    assert choice(KLONDIKE, HELD_BACK, "greedy").kind == "to_foundation"
+    assert choice(KLONDIKE, HELD_BACK, "heuristic", policy_options=first).kind == (
+        "waste_to_tableau")
+    safe = HELD_BACK + "foundation1: A♠ 2♠\nfoundation3: A♣ 2♣\n"
+    assert choice(KLONDIKE, safe, "heuristic", policy_options=first).kind == "to_foundation"
+
+
+def test_a_pile_is_emptied_only_for_a_waiting_king():
+    position = """
+    stock: (5♠)
+    waste: 4♦
+    tableau1: 9♥
+    tableau2: 10♠
+    tableau3: (2♦) Q♥
+    tableau4: (3♦) Q♦
+    tableau5: (4♦) J♥
+    tableau6: (5♦) J♦
+    tableau7: (6♦) 5♥
+    """
+    from simsol.positions import choice
+    first = {"ties": "first"}
+    assert choice(KLONDIKE, position, "heuristic", policy_options=first).kind == "stock"
+    king = position.replace("waste: 4♦", "waste: K♦")
+    assert choice(KLONDIKE, king, "heuristic", policy_options=first).kind == "empty_pile"
+
+
+def test_the_heuristic_beats_greedy_on_standard_rules():
+    """Paired on the same deals, its interval above zero (greedy 9.7%, heuristic 16.3% on
+    20,000 deals of seed 5)."""
+    import simsol
+    from simsol.stats import paired_difference
+    runs = {policy: simsol.simulate("klondike", preset="standard", policy=policy, deals=3000,
+                                    seed=5, workers=1) for policy in ("greedy", "heuristic")}
+    _, low, _ = paired_difference(runs["heuristic"].data["won"], runs["greedy"].data["won"])
+    assert low > 0.02

@@ -173,3 +173,19 @@ def test_two_redeals_then_the_game_is_lost():
     assert keys(PACKS + "vars: redeals=2") == set()
     assert keys(PACKS + "vars: redeals=2", rules={"redeals": 3}) == {GATHER.key()}
 
+
+
+def test_the_heuristic_plays_the_copy_that_frees_the_next_card():
+    """Both 5♠s fit the spades' ace base; the one on aux2 lies on the 6♠ the base wants next
+    (``exposed_distance``), the one on aux1 on a 9♥ (greedy plays the first listed)."""
+    from simsol.positions import choice
+    position = """
+    stock: (5♣)
+    ace_base1: A♠ 2♠ 3♠ 4♠
+    aux1: 9♥ 5♠
+    aux2: 6♠ 5♠
+    """
+    assert choice(LETTER_T, position, "greedy").src == "aux1"
+    assert choice(LETTER_T, position, "heuristic", policy_options={"ties": "first"}).src == "aux2"
+    assert choice(LETTER_T, position, "heuristic", policy_options={
+        "ties": "first", "weight.exposed_distance": 0}).src == "aux1"

@@ -52,7 +52,8 @@ def trials_of(result):
 def test_trial_zero_is_the_starting_policy(tuned):
     game = get_game("klondike")
     first = trials_of(tuned)[0]
-    assert first.params == start_values(game, BUILT_IN["heuristic"])
+    assert first.params == start_values(game, policies.for_game(game, BUILT_IN["heuristic"]))
+    assert first.params["weight.hold_back"] == -400.0  # Klondike's own heuristic default
     assert first.params["weight.reveal"] == 5.0 and first.params["kind.stock"] == 0.0
     start = simsol.simulate("klondike", policy="heuristic", deals=100, seed=0, workers=1)
     assert first.value == start.wins == tuned.train_start
@@ -202,3 +203,54 @@ def test_shipped_weights_round_trip_into_the_tuned_policy(tuned, shipped):
     assert policies.tuned_table("klondike")["rules"] == "klondike:book@r1"
     result = simsol.simulate("klondike", policy="tuned", deals=150, seed=1, workers=1)
     assert np.array_equal(result.data, tuned.holdout_tuned.data)
+
+
+@pytest.fixture(scope="module")
+def tuned_standard(tmp_path_factory):
+    """Two trials of the heuristic on 100 Klondike deals of the standard preset."""
+    return tune("klondike", preset="standard", trials=2,
+                out=tmp_path_factory.mktemp("tune") / "ks", **FAST)
+
+
+def test_a_preset_gets_its_own_tuned_table(tuned, tuned_standard, shipped):
+    """``--ship`` writes the table of the preset it tuned on; ``tuned`` under that preset plays
+    it (id ``tuned:standard@vN``), under the others the book's table (``tuned@vN``)."""
+    keep = {"difference": (0.0, 0.0, 0.0)}
+    ship(dataclasses.replace(tuned, **keep))
+    path, version = ship(dataclasses.replace(tuned_standard, **keep))
+    assert version == 1 and '["klondike:standard"]' in path.read_text()
+    game = get_game("klondike")
+    assert policies.tuned_presets(game) == ("book", "standard")
+    own = build_policy(game, "tuned", preset="standard")
+    assert own.id == "tuned:standard@v1" and "standard table" in own.config.doc
+    assert own.config.weights == tuned_standard.tuned.weights
+    for preset in (None, "book", "draw1"):
+        book = build_policy(game, "tuned", preset=preset)
+        assert book.id == "tuned@v1" and book.config.weights == tuned.tuned.weights
+    _, version = ship(dataclasses.replace(tuned_standard, **keep))
+    assert version == 2 and build_policy(game, "tuned", preset="standard").id == (
+        "tuned:standard@v2")
+    assert policies.tuned_table("klondike")["version"] == 1  # the book's table untouched
+    result = simsol.simulate("klondike", preset="standard", policy="tuned", deals=150, seed=1,
+                             workers=1)
+    assert result.policy.id == "tuned:standard@v2"
+    assert np.array_equal(result.data["won"], tuned_standard.holdout_tuned.data["won"])
+
+
+def test_weights_tuned_under_rule_overrides_are_not_shipped(tuned, shipped):
+    from simsol.rules import build_rules
+    other = dataclasses.replace(tuned, rules=build_rules(get_game("klondike"), None,
+                                                         {"draw": 1}))
+    with pytest.raises(SimsolError, match="tune on a preset without --rule"):
+        ship(other)
+    assert policies.tuned_table("klondike") is None
+
+
+def test_every_shipped_table_names_a_game_and_one_of_its_presets():
+    from simsol.games import game_names
+    for key in policies.tuned_tables():
+        game, _, preset = key.partition(":")
+        assert game in game_names() and (not preset or preset in get_game(game).presets)
+        if preset:
+            assert build_policy(get_game(game), "tuned", preset=preset).id.startswith(
+                f"tuned:{preset}@v")

@@ -168,3 +168,20 @@ def test_every_fixed_layout_has_no_ace_and_one_king_a_suit_at_most():
         kings = [c % 52 // 13 for c in layout if c % 13 == 12]
         assert len(kings) == len(set(kings))
         assert position.lens[0] + position.vars[V_FOUNDATION] == 44
+
+
+def test_the_heuristic_plays_up_first_the_card_that_frees_the_next():
+    """3♠ and 3♣ both go up; under 3♣ lies the 4♣ that follows it (``next_free``)."""
+    from simsol.positions import choice
+    position = """
+    stock: (5♥)
+    foundation1: A♠ 2♠
+    foundation5: A♣ 2♣
+    tableau1: 9♦ 3♠
+    tableau2: 4♣ 3♣
+    """
+    assert choice(TWELVE, position, "greedy").src == "tableau1"
+    assert choice(TWELVE, position, "heuristic", policy_options={"ties": "first"}).src == (
+        "tableau2")
+    assert choice(TWELVE, position, "heuristic", policy_options={
+        "ties": "first", "weight.next_free": 0}).src == "tableau1"

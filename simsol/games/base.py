@@ -18,12 +18,15 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   optionally ``FEATURES`` (``(name, doc)`` rows: what a heuristic may weigh beyond the shared
   features) with the kernel ``feature_score(pos, rules, move, policy, slot)``, the weighted sum
   of those features for one move, their weights at ``policy[slot + k]``; and
-  ``HEURISTIC_WEIGHTS``, feature weights of the built-in heuristic that differ for this game;
-  and, to make the loop guard cheap (engine/loop.py), ``PROGRESS_KINDS``, the kinds whose
-  ``apply`` always reports progress (nothing is saved to take them back), and ``NARROW_KINDS``,
-  the kinds whose ``apply`` changes no pile but the move's source and destination (only those
-  two are saved and rehashed).  Neither is needed for correctness; the loop stops on a progress
-  kind that made none, and tests/test_hashing.py proves every game's narrow kinds move by move.
+  ``HEURISTIC_WEIGHTS`` and ``HEURISTIC_KINDS``, feature and kind weights of the built-in
+  heuristic that differ for this game; ``FEATURE_RANGES``, the weight range ``simsol tune``
+  searches for a feature meant to move a move past whole kinds (the default range only breaks
+  ties within a kind); and, to make the loop guard cheap (engine/loop.py), ``PROGRESS_KINDS``,
+  the kinds whose ``apply`` always reports progress (nothing is saved to take them back), and
+  ``NARROW_KINDS``, the kinds whose ``apply`` changes no pile but the move's source and
+  destination (only those two are saved and rehashed).  Neither is needed for correctness; the
+  loop stops on a progress kind that made none, and tests/test_hashing.py proves every game's
+  narrow kinds move by move.
 """
 
 from __future__ import annotations
@@ -95,6 +98,8 @@ class Game:
     state_vars: tuple[int, ...] = ()
     features: tuple[tuple[str, str], ...] = ()  # the game's own heuristic features: name, doc
     heuristic_weights: dict = field(default_factory=dict)  # the built-in heuristic's, changed
+    heuristic_kinds: dict = field(default_factory=dict)  # its kind weights, changed
+    feature_ranges: dict = field(default_factory=dict)  # feature -> (low, high) tune searches
     feature_score: Callable = no_game_features
     narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
     progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
@@ -144,6 +149,8 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         state_vars=SHARED_STATE_COUNTERS + (counters.state if counters else ()),
         features=tuple(names.get("FEATURES", ())),
         heuristic_weights=dict(names.get("HEURISTIC_WEIGHTS", {})),
+        heuristic_kinds=dict(names.get("HEURISTIC_KINDS", {})),
+        feature_ranges=dict(names.get("FEATURE_RANGES", {})),
         feature_score=names.get("feature_score", no_game_features),
         narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
         progress_kinds=tuple(names.get("PROGRESS_KINDS", ())))

@@ -39,6 +39,7 @@ from simsol.engine.piles import (
 )
 from simsol.engine.state import V_PASSES, game_counters
 from simsol.games.base import declare
+from simsol.games.features import FACE_UP_FEATURES, FACE_UP_RANGES, face_up_score
 from simsol.rules import Option
 
 NAME = "grandmas-patience"
@@ -139,6 +140,18 @@ def generate(pos, rules, moves, n):
     if vars[BANK_HELD]:
         return n
     return gen_stock_move(lens, vars, BANK, WASTE, 1, rules[R_REDEALS], moves, n)
+
+
+# What a good player weighs here (simsol/games/features.py): a group split is worth playing when
+# the card it leaves on top frees another card (``opens``) or can go up (``next_free``).
+FEATURES = FACE_UP_FEATURES
+FEATURE_RANGES = FACE_UP_RANGES
+
+
+@kernel
+def feature_score(pos, rules, move, policy, slot):
+    return face_up_score(pos, move, policy, slot, T0, NT, F0, NF, PER_SUIT, WASTE,
+                         ALTERNATE_COLOURS)
 
 
 @kernel

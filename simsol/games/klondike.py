@@ -153,13 +153,38 @@ def generate(pos, rules, moves, n):
                           moves, n)
 
 
-# What a good player weighs beyond the shared features (engine/choice.py), read from visible cards.
+# What a good player weighs beyond the shared features (engine/choice.py), read from visible cards
+# only: the face-up tableau cards, the waste (dealt face up, so seen) and the foundations.
 FEATURES = (
     ("safe_up", "a card to a foundation that no tableau card can still want: an ace or a two, or "
                 "both cards of the other colour one rank lower are up already"),
     ("king_for_space", "a move that empties a pile while a King lies ready to take the space "
                        "(the waste top, or a King on face-down cards)"),
+    ("next_free", "after the move a card the foundations want next, and safe to play up, is free: "
+                  "the card it leaves on top of its pile (or the waste), or the next card of "
+                  "the suit it plays up"),
+    ("up_distance", "for a card put on a pile: how many cards of its suit must still go up "
+                    "before a foundation can take it (0: it could go up now)"),
+    ("opens_reveal", "after the move a run lying on face-down cards can move (so turn one): the "
+                     "card it leaves on top, or the card it plays from the waste, takes its root"),
+    ("opens_waste", "after the move the waste top fits the card the move leaves on top of its "
+                    "pile, or the card it plays from the waste"),
+    ("dest_hidden", "face-down cards under the pile it builds on (building there buries them "
+                    "deeper)"),
+    ("hold_back", "a card to a foundation that a card of the other colour one rank lower, not "
+                  "up yet, may still want to build on, when playing it turns no face-down card"),
 )
+
+# The built-in heuristic plays as a good player does (tested against greedy in test_klondike.py):
+# a card a tableau card may still want stays off the foundations until nothing better is left
+# but the stock; a pile is emptied only for a King that waits for the space; and a move that
+# only shows a card for the foundations waits behind the stock.  These weigh whole kinds
+# (``KIND_GAP`` is 100), so ``simsol tune`` searches them in ranges as wide.
+HEURISTIC_WEIGHTS = {"hold_back": -400.0, "king_for_space": 300.0}
+HEURISTIC_KINDS = {"empty_pile": -300.0, "uncover": -250.0}
+FEATURE_RANGES = {"hold_back": (-600.0, 600.0), "king_for_space": (-300.0, 300.0),
+                  "next_free": (-300.0, 300.0), "opens_reveal": (-300.0, 300.0),
+                  "opens_waste": (-300.0, 300.0)}
 
 
 @kernel(inline="always")
@@ -185,15 +210,81 @@ def king_waiting(piles, lens, down):
     return False
 
 
+@kernel(inline="always")
+def wanted_up(lens, card, dst):
+    """``card`` fits its suit's foundation once the move to ``dst`` is played (a card played up
+    to that foundation raises it by one)."""
+    f = F0 + SUIT[card]
+    return RANK[card] == lens[f] + 1 + (dst == f)
+
+
+@kernel(inline="always")
+def next_up(lens, card, other):
+    """``other`` is the next card of ``card``'s suit, safe to play up once ``card`` is."""
+    return SUIT[other] == SUIT[card] and RANK[other] == RANK[card] + 1 and safe_up(lens, other)
+
+
+@kernel(inline="always")
+def takes(onto, card):
+    """``card`` builds on ``onto`` (one rank lower, the other colour)."""
+    return RANK[onto] == RANK[card] + 1 and SUIT[onto] % 2 != SUIT[card] % 2
+
+
+@kernel(inline="always")
+def after_move(piles, lens, down, move):
+    """The two cards a move newly shows (-1 for none): the one it leaves on top of its source
+    (face up: a pile's, the waste's or a foundation's), and the one it plays from the waste (or
+    a foundation) onto a pile, a new top to build on (a card moved between piles was on top
+    already)."""
+    src, dst, count = move[1], move[2], move[3]
+    left = lens[src] - count
+    exposed = int(piles[src, left - 1]) if left > down[src] else -1
+    played = move[4] if src < T0 and dst >= T0 else -1
+    return exposed, played
+
+
 @kernel
 def feature_score(pos, rules, move, policy, slot):
     piles, lens, down, vars = pos
     score = 0.0
-    if policy[slot] != 0.0 and F0 <= move[2] < F0 + NF:
-        score += policy[slot] * safe_up(lens, move[4])
-    src = move[1]
+    src, dst, card = move[1], move[2], move[4]
+    if F0 <= dst < F0 + NF:
+        safe = safe_up(lens, card)
+        score += policy[slot] * safe
+        turns = src >= T0 and lens[src] - 1 == down[src] and down[src] > 0
+        score += policy[slot + 7] * (not safe and not turns)
     if policy[slot + 1] != 0.0 and src >= T0 and lens[src] == move[3]:
         score += policy[slot + 1] * king_waiting(piles, lens, down)
+    if move[0] == STOCK:
+        return score
+    exposed, played = after_move(piles, lens, down, move)
+    if policy[slot + 2] != 0.0:
+        free = exposed >= 0 and wanted_up(lens, exposed, dst) and safe_up(lens, exposed)
+        if F0 <= dst < F0 + NF and not free:  # the next card of the suit on a top
+            for p in range(T0, T0 + NT):
+                if p != src and lens[p] > down[p]:
+                    free |= next_up(lens, card, piles[p, lens[p] - 1])
+            waste = lens[WASTE] - (src == WASTE)
+            if waste > 0:
+                free |= next_up(lens, card, piles[WASTE, waste - 1])
+        score += policy[slot + 2] * free
+    if dst >= T0:
+        score += policy[slot + 3] * (RANK[card] - lens[F0 + SUIT[card]] - 1)
+        score += policy[slot + 6] * down[dst]
+    if policy[slot + 4] != 0.0:
+        for p in range(T0, T0 + NT):
+            if p != src and 0 < down[p] < lens[p]:
+                root = piles[p, down[p]]
+                if (exposed >= 0 and src >= T0 and takes(exposed, root)) or (
+                        played >= 0 and takes(played, root)):
+                    score += policy[slot + 4]
+    if policy[slot + 5] != 0.0:
+        waste = lens[WASTE] - (src == WASTE)
+        if waste > 0:
+            top = piles[WASTE, waste - 1]
+            if (exposed >= 0 and src >= T0 and takes(exposed, top)) or (
+                    played >= 0 and takes(played, top)):
+                score += policy[slot + 5]
     return score
 
 

@@ -169,6 +169,47 @@ def generate(pos, rules, moves, n):
     return n
 
 
+# What a good player weighs here beyond the shared features: the moves are nearly forced, and
+# what tells them apart is the card a move leaves on top of its pack (every card here is face
+# up, the stock aside).
+FEATURES = (
+    ("next_free", "after the move the card it leaves on top of its pack goes to a base (one the "
+                  "move raised included): a card the bases want next becomes free"),
+    ("exposed_distance", "how many cards must still go to the bases before one takes the card "
+                         "the move leaves on top of its pack (13 when none will)"),
+)
+
+# The built-in heuristic plays from the pack whose next card the bases want soonest (20,000
+# deals of seed 2027: 21.95% with it, 19.44% without; greedy 19.98%).
+HEURISTIC_WEIGHTS = {"exposed_distance": -1.0}
+
+
+@kernel(inline="always")
+def distance_to_base(lens, card, grown):
+    """Cards of ``card``'s suit still to go before its ace base (up) or king base (down) takes
+    it; ``grown``: a base the move raises by one."""
+    suit, rank = SUIT[card], RANK[card]
+    ace, king = ACE_BASE0 + suit, KING_BASE0 + suit
+    up = rank - 1 - lens[ace] - (ace == grown)
+    down = 13 - lens[king] - (king == grown) - rank
+    best = 13
+    if 0 <= up < best:
+        best = up
+    if 0 <= down < best:
+        best = down
+    return best
+
+
+@kernel
+def feature_score(pos, rules, move, policy, slot):
+    piles, lens, down, vars = pos
+    src = move[1]
+    if move[0] == STOCK:
+        return 0.0
+    distance = 13 if lens[src] < 2 else distance_to_base(lens, piles[src, lens[src] - 2], move[2])
+    return policy[slot] * (distance == 0) + policy[slot + 1] * distance
+
+
 @kernel
 def deal_twelve(piles, lens, down):
     """One card from the stock onto each auxiliary pack in turn, aux1 first."""
