@@ -45,7 +45,7 @@ def plain_python(game: str, preset: str, policy: str, deals: int, seed: int) -> 
     return rate, [tuple(r) for r in records]
 
 
-SEARCHING = ("lookahead", "thoughtful")
+SEARCHING = ("lookahead", "peeking")
 
 
 def bench_row(game, preset, policy, deals, seed, workers, python_deals):

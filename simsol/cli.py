@@ -56,7 +56,8 @@ def add_game_arguments(parser, deal_options: bool = True, policy: str = "greedy"
                         help="override one rule option, e.g. --rule draw=1 (repeatable)")
     parser.add_argument("--policy", default=policy,
                         help=policy_help or "the player: random, greedy, heuristic, lookahead, "
-                             "thoughtful (an upper bound that sees hidden cards), tuned (the "
+                             "peeking (the look-ahead on the real cards: it sees hidden cards), "
+                             "solver (the exact solver: sees every card), tuned (the "
                              "weights 'simsol tune' shipped for the game, where it has them) or "
                              f"one from --policy-file (default: {policy}; see 'simsol policies')")
     parser.add_argument("--policy-opt", action="append", metavar="KEY=VALUE",
@@ -191,7 +192,7 @@ def add_tune_parser(commands) -> None:
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_arguments(
         tune, policy="heuristic",
-        policy_help="the starting policy, a weighted one: heuristic, lookahead, thoughtful, "
+        policy_help="the starting policy, a weighted one: heuristic, lookahead, peeking, "
                     "tuned, or one from --policy-file on those bases (default: heuristic); "
                     "its settings are kept, its weights are the start of the search",
         seed_help="seed of the training deals (default: 0)")
@@ -415,13 +416,15 @@ def command_run(args) -> None:
           f"mean {row['lost_mean_foundation']:.2f}, median {row['lost_foundation_median']:.0f}, "
           f"quartiles {row['lost_foundation_q1']:.0f}-{row['lost_foundation_q3']:.0f}")
     ended = [f"{ENDED_AS.get(reason, reason)} {row[end_column(reason)]:,}"
-             for reason in END_REASONS[1:]]
+             for reason in END_REASONS[1:]
+             if reason not in SOLVER_ENDS or row[end_column(reason)]]  # the solver's verdicts
     print("  ended        " + " · ".join(ended))
     print(f"  speed        {row['deals_per_s']:,.0f} deals/s")
     if args.records:
         print(f"  records      {args.records}")
 
 
+SOLVER_ENDS = ("unsolvable", "unknown")  # shown only where a player gave such verdicts
 # how an end reason reads in the summary
 ENDED_AS = {"move cap": "cut by the move cap", "idle cap": "cut by the idle cap"}
 

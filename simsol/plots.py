@@ -18,7 +18,7 @@ from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator
 
 from simsol.stats import Z95
 
-PLAYER_ORDER = ("random", "greedy", "heuristic", "lookahead", "thoughtful", "solver")
+PLAYER_ORDER = ("random", "greedy", "heuristic", "lookahead", "peeking", "solver")
 MARKERS = "osD^vP*Xph"
 RATE_TICKS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999, 0.9999)
 BOOK = r"[^:]+:book@r\d+"
@@ -44,7 +44,7 @@ def player_style(summary) -> dict[str, dict]:
 
 
 def player_label(policy: str) -> str:
-    return policy + " (sees hidden cards)" if policy == "thoughtful" else policy
+    return policy + " (sees hidden cards)" if policy in ("peeking", "solver") else policy
 
 
 def rate_axis(ax, frame) -> None:

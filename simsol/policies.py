@@ -2,8 +2,8 @@
 
 A policy only ever sees the list of legal moves, which the games compute from visible cards, and
 the visible shape of the position (how many cards lie face down, never which), so no policy can
-read a face-down card or the order of the stock — except ``thoughtful``, an upper-bound mode that
-is labelled as such in every rules/policy id it appears in.
+read a face-down card or the order of the stock — except ``peeking`` and ``solver``, which
+see every card and are labelled so in every policy id they appear in.
 
 Built in, for every game:
 
@@ -14,7 +14,10 @@ Built in, for every game:
   face-down cards lie in the source pile, ...); ties broken at random;
 * ``lookahead`` — samples the unseen cards ``samples`` times and plays every candidate out with
   the heuristic for ``depth`` moves in each sampled world, picking the best on average;
-* ``thoughtful`` — the same search on the real cards (it sees everything: an upper bound);
+* ``peeking`` — the same search on the real cards (it sees every card: what hidden information
+  is worth to a shallow search; not an upper bound on skill, the solver is);
+* ``solver`` — the exact solver (engine/solver.py): it sees every card and searches the whole
+  game, so each deal is solvable (its line played), unsolvable or unknown (budget spent);
 * ``tuned`` — for a game that has them, the weights ``simsol tune`` found for it, shipped in
   ``simsol/tuned.toml``: a ``[GAME]`` table tuned on its book rules, and a ``["GAME:PRESET"]``
   table for each preset tuned on its own; under a preset ``tuned`` plays that preset's table
@@ -100,10 +103,11 @@ BUILT_IN = {
                               "samples the unseen cards, plays each candidate out with the "
                               "heuristic, picks the best on average", weights=DEFAULT_WEIGHTS,
                               values={"ties": "random"}),
-    "thoughtful": PolicyConfig("thoughtful", "lookahead",
-                               "UPPER BOUND: the look-ahead on the real hidden cards (it sees "
-                               "every face-down card)", weights=DEFAULT_WEIGHTS,
-                               values={"ties": "random", "sees_hidden": True, "samples": 1}),
+    "peeking": PolicyConfig("peeking", "lookahead",
+                            "the look-ahead on the real hidden cards: it sees every face-down "
+                            "card (a shallow search, not an upper bound: the solver is)",
+                            weights=DEFAULT_WEIGHTS,
+                            values={"ties": "random", "sees_hidden": True, "samples": 1}),
     "solver": PolicyConfig("solver", "solver",
                            "UPPER BOUND: an exact search that sees every card; each deal "
                            "solvable (its winning line played), unsolvable or unknown (budget "

@@ -105,7 +105,7 @@ def test_help_explains_the_commands(capsys):
 def test_policies_lists_every_policy_with_its_settings(capsys):
     code, out, _ = run(capsys, "policies", "canfield")
     assert code == 0
-    for name in ("random", "greedy", "heuristic", "lookahead", "thoughtful"):
+    for name in ("random", "greedy", "heuristic", "lookahead", "peeking"):
         assert f"\n  {name} (" in out
     assert "UPPER BOUND" in out and "weight.reveal" in out
 

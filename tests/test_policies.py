@@ -64,9 +64,9 @@ def test_a_policy_never_reads_a_face_down_card(game_name, policy):
         assert compared > 0  # the game has hidden cards mid-deal: something was compared
 
 
-def test_thoughtful_does_read_hidden_cards_and_says_so():
-    """The upper-bound mode is not honest, and its id says so wherever it is shown."""
-    result = simsol.simulate("klondike", policy="thoughtful", deals=30, seed=2, workers=1)
+def test_peeking_does_read_hidden_cards_and_says_so():
+    """The peeking mode is not honest, and its id says so wherever it is shown."""
+    result = simsol.simulate("klondike", policy="peeking", deals=30, seed=2, workers=1)
     assert result.policy.id.endswith("(sees-hidden-cards)")
     assert "(sees-hidden-cards)" in result.table()["policy"][0]
     game = get_game("klondike")
@@ -78,8 +78,8 @@ def test_thoughtful_does_read_hidden_cards_and_says_so():
     ace_under_second = ace_under_first.replace("(A♥)", "(X)").replace("(5♣)", "(A♥)").replace(
         "(X)", "(5♣)")
     shallow = {"depth": 1}
-    assert choice(game, ace_under_first, "thoughtful", policy_options=shallow).src == "tableau1"
-    assert choice(game, ace_under_second, "thoughtful", policy_options=shallow).src == "tableau2"
+    assert choice(game, ace_under_first, "peeking", policy_options=shallow).src == "tableau1"
+    assert choice(game, ace_under_second, "peeking", policy_options=shallow).src == "tableau2"
     # the honest look-ahead cannot tell the two positions apart
     assert choice(game, ace_under_first, "lookahead", policy_options=shallow) == choice(
         game, ace_under_second, "lookahead", policy_options=shallow)
@@ -204,7 +204,7 @@ def test_lookahead_never_reads_the_games_future_reshuffles():
                         seed=4, game_key=key) for key in keys}
         assert len(picks) == 1
         compared += 1
-        seen += len({choice(game, position, "thoughtful", rules=rules, policy_options=options,
+        seen += len({choice(game, position, "peeking", rules=rules, policy_options=options,
                             seed=4, game_key=key) for key in keys}) > 1
     assert compared > 3 and seen > 0
 

@@ -51,7 +51,7 @@ def _unbound(*args):
 
 
 GAME_NAMES = ("game_setup", "game_generate_stable", "game_generate", "game_apply",
-              "game_keeps_moves", "game_feature_score")
+              "game_keeps_moves", "game_feature_score", "game_safe_move")
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ in says so (``solver(sees-hidden-cards)``).
 
 The search lists and plays moves with the same ``list_moves`` and ``apply_listed`` every player
 uses, so a line it finds is a line of the real game.  Moves are tried in the policy's order of
-kinds (the game's greedy order by default), listed order within a kind.  A transposition table
+kinds (the game's greedy order by default), listed order within a kind; where the game proves a
+move safe (its ``safe_move``: Klondike's card to a foundation that no card can still need), that
+move alone is tried.  A transposition table
 keyed by the position hash (engine/hashing.py, with the game's scratch counters and the
 game's random stream added: the solver sees the future too) keeps the positions searched; it
 has a fixed size (``table_mb``) and four slots a bucket, the oldest entry of a full bucket
@@ -62,7 +64,7 @@ SOLVER_SETTINGS = (
             low=1, high=100_000),
 )
 P_NODES, P_TABLE_MB, P_DEPTH = own_slots(SOLVER_SETTINGS)
-game_setup = _unbound  # the game's ``setup`` (bound per game, binder.py)
+game_setup = game_safe_move = _unbound  # the game's ``setup`` and ``safe_move`` (binder.py)
 ROWS_PER_DEPTH = 64  # the move stack holds this many candidate moves a level on average
 SLOTS_PER_BUCKET = 4
 SOLVABLE, UNSOLVABLE, UNKNOWN = range(3)
@@ -160,10 +162,16 @@ def table_add(work, key, epoch):
     return True
 
 
-@kernel(inline="always")
-def push_candidates(work, policy, n, top):
+@template(compile_as=kernel(inline="always"))
+def push_candidates(work, pos, rules, policy, n, top):
     """Copy the ``n`` listed moves the policy allows onto the stack at ``top``, best kind first
-    (a stable insertion sort: listed order within a kind); return how many."""
+    (a stable insertion sort: listed order within a kind); return how many.  A move the game
+    proves safe (``safe_move``) is pushed alone: no line is lost by playing it first."""
+    safe = game_safe_move(pos, rules, work.listed, n)
+    if safe >= 0 and policy[P_PRIORITY + work.listed[safe, M_KIND]] != NEVER:
+        for c in range(MOVE_COLUMNS):
+            work.rows[top, c] = work.listed[safe, c]
+        return 1
     count = 0
     for i in range(n):
         priority = policy[P_PRIORITY + work.listed[i, M_KIND]]
@@ -200,7 +208,7 @@ def solve(pos, rules, rng, policy, work):
     n = list_moves(root, rules, work.listed)
     table_add(work, solver_key(root, work.rngs[0]), epoch)
     work.first[0] = 0
-    work.count[0] = push_candidates(work, policy, n, 0)
+    work.count[0] = push_candidates(work, root, rules, policy, n, 0)
     work.tried[0] = 0
     top = work.count[0]
     d = 0
@@ -242,7 +250,7 @@ def solve(pos, rules, rng, policy, work):
             continue
         d += 1
         work.first[d] = top
-        work.count[d] = push_candidates(work, policy, n, top)
+        work.count[d] = push_candidates(work, child, rules, policy, n, top)
         work.tried[d] = 0
         top += work.count[d]
 

@@ -26,7 +26,9 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   ``NARROW_KINDS``, the kinds whose ``apply`` changes no pile but the move's source and
   destination (only those two are saved and rehashed).  Neither is needed for correctness; the
   loop stops on a progress kind that made none, and tests/test_hashing.py proves every game's
-  narrow kinds move by move.
+  narrow kinds move by move.  Optionally ``safe_move(pos, rules, moves, n)``: the row of a
+  listed move the exact solver may play without trying the others, because no line is lost by
+  it (engine/solver.py), or -1; it may read every card, as the solver does.
 """
 
 from __future__ import annotations
@@ -52,6 +54,12 @@ def no_stable_moves(pos, rules, moves):
 @kernel(inline="always")
 def never_keeps(move):
     return False
+
+
+@kernel(inline="always")
+def no_safe_move(pos, rules, moves, n):
+    """For games with no move the solver may play without trying the others."""
+    return -1
 
 
 @kernel(inline="always")
@@ -101,6 +109,7 @@ class Game:
     heuristic_kinds: dict = field(default_factory=dict)  # its kind weights, changed
     feature_ranges: dict = field(default_factory=dict)  # feature -> (low, high) tune searches
     feature_score: Callable = no_game_features
+    safe_move: Callable = no_safe_move  # the solver's: a move that cannot be wrong, or -1
     narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
     progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
 
@@ -152,5 +161,6 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         heuristic_kinds=dict(names.get("HEURISTIC_KINDS", {})),
         feature_ranges=dict(names.get("FEATURE_RANGES", {})),
         feature_score=names.get("feature_score", no_game_features),
+        safe_move=names.get("safe_move", no_safe_move),
         narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
         progress_kinds=tuple(names.get("PROGRESS_KINDS", ())))

@@ -288,6 +288,37 @@ def feature_score(pos, rules, move, policy, slot):
     return score
 
 
+@kernel(inline="always")
+def no_card_needs(lens, card, worrying_back):
+    """No card can still need ``card`` on the tableau: it is an ace or a two, or both cards of
+    the other colour one rank lower are up (nothing else may be built on it); with worrying
+    back, also the other suit of its colour two ranks lower (so neither of those can be brought
+    back onto it to hold that card)."""
+    if not safe_up(lens, card):
+        return False
+    if not worrying_back or RANK[card] <= 2:
+        return True
+    twin = (SUIT[card] + 2) % NF  # the other suit of the same colour (suits ♠♥♣♦)
+    return lens[F0 + twin] >= RANK[card] - 2
+
+
+@kernel
+def safe_move(pos, rules, moves, n):
+    """The solver's safe move: a tableau card to its foundation that no card can still need
+    (engine/solver.py).  A waste card only when one card is turned at a time: with three, taking
+    one out of the waste changes which cards the next pass turns up, which may be worse."""
+    piles, lens, down, vars = pos
+    for i in range(n):
+        src, dst = moves[i, 1], moves[i, 2]
+        if not F0 <= dst < F0 + NF:
+            continue
+        if src < T0 and not (src == WASTE and rules[R_DRAW] == 1):
+            continue
+        if no_card_needs(lens, moves[i, 4], rules[R_WORRY]):
+            return i
+    return -1
+
+
 @kernel
 def apply(pos, rules, move, rng):
     piles, lens, down, vars = pos

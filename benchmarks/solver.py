@@ -1,0 +1,72 @@
+"""The exact solver's speed, per game: positions per second, the time per deal (mean and 99th
+percentile), and the share of deals decided within the budget, on one core.
+
+    python benchmarks/solver.py --game klondike --preset standard --deals 200
+    python benchmarks/solver.py --deals 100 --nodes 1000000      # every game's book rules
+
+Each deal is solved on its own (``solve_deal``: the search, without playing the line), timed
+from Python; the first deal of a game is solved once before timing so compilation is left out.
+Prints one Markdown row per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from simsol.engine.binder import bind
+from simsol.engine.solver import VERDICTS
+from simsol.games import game_names, get_game
+from simsol.policies import build_policy
+from simsol.rules import build_rules, encode_rules
+
+
+def bench(game_name: str, preset: str, deals: int, seed: int, options: dict) -> dict:
+    game = get_game(game_name)
+    rules = encode_rules(game, build_rules(game, preset))
+    policy = build_policy(game, "solver", options)
+    work = policy.make_work(game)
+    solve = bind(game, policy.kernel).solve_deal
+    out = np.zeros(3, dtype=np.int64)
+    cards = game.deck.cards()
+    solve(cards, game.n_piles, game.capacity, rules, policy.array, work, seed, 0, out)
+    seconds, nodes, verdicts = [], [], []
+    for deal in range(deals):
+        started = time.perf_counter()
+        solve(cards, game.n_piles, game.capacity, rules, policy.array, work, seed, deal, out)
+        seconds.append(time.perf_counter() - started)
+        verdicts.append(VERDICTS[out[0]])
+        nodes.append(int(out[1]))
+    seconds = np.array(seconds)
+    counts = {v: verdicts.count(v) for v in VERDICTS}
+    return {"game": game_name, "preset": preset, "deals": deals, **counts,
+            "decided": (counts["solvable"] + counts["unsolvable"]) / deals,
+            "nodes_per_s": sum(nodes) / seconds.sum(), "mean_s": seconds.mean(),
+            "p99_s": float(np.percentile(seconds, 99))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    parser.add_argument("--preset", default="book")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--nodes", type=int, default=None, help="the budget per deal")
+    parser.add_argument("--table-mb", type=int, default=None)
+    args = parser.parse_args()
+    options = {k: v for k, v in (("nodes", args.nodes), ("table_mb", args.table_mb)) if v}
+    print("| game | preset | deals | solvable | unsolvable | unknown | decided | positions/s "
+          "| mean s/deal | p99 s/deal |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for game in args.game or game_names():
+        row = bench(game, args.preset, args.deals, args.seed, options)
+        print(f"| {row['game']} | {row['preset']} | {row['deals']} | {row['solvable']} | "
+              f"{row['unsolvable']} | {row['unknown']} | {100 * row['decided']:.1f}% | "
+              f"{row['nodes_per_s']:,.0f} | {row['mean_s']:.3f} | {row['p99_s']:.3f} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
