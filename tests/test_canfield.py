@@ -101,6 +101,39 @@ def test_standard_moves_the_top_card_alone_or_the_whole_pile():
                                                       ("build", "tableau1", "tableau3", 1)}
 
 
+PART = BASE + """
+tableau1: 10♠ 9♥ 8♣
+tableau2: J♥
+tableau3: 9♦
+tableau4: 10♣
+reserve: (2♣) 5♦
+"""
+
+
+def test_any_part_moves_every_part_of_the_run_the_others_do_not():
+    """9♥ 8♣ onto 10♣ is a part of the run that is neither its top card nor the whole pile."""
+    whole = ("empty_pile", "tableau1", "tableau2", 3)
+    top = ("build", "tableau1", "tableau3", 1)
+    part = ("build", "tableau1", "tableau4", 2)
+    def from_first(**kw):
+        return {k for k in tableau_moves(PART, **kw) if k[1] == "tableau1"}
+
+    assert from_first() == {whole}
+    assert from_first(rules={"moves": "top-or-whole"}) == {whole, top}
+    assert from_first(rules={"moves": "any-part"}) == {whole, top, part}
+    assert from_first(preset="solvitaire") == {whole, top, part}
+    position = parse_position(CANFIELD, PART)
+    play(CANFIELD, position, Move(*part, "9♥"), rules={"moves": "any-part"})
+    assert texts(position, "tableau1") == ["10♠"]
+    assert texts(position, "tableau4") == ["10♣", "9♥", "8♣"]
+
+
+def test_the_solvitaire_preset():
+    assert CANFIELD.presets["solvitaire"] == {"moves": "any-part", "space": "reserve-then-any"}
+    defaults = {o.name: o.default for o in CANFIELD.options}
+    assert (defaults["draw"], defaults["redeals"], defaults["worrying_back"]) == (3, None, False)
+
+
 SPACE = BASE + """
 reserve: (4♦) (6♣) J♠
 waste: 9♦
@@ -116,6 +149,39 @@ def test_a_space_is_filled_at_once_from_the_reserve():
     assert play(CANFIELD, position, Move("reserve_to_tableau", "reserve", "tableau3", 1, "J♠"))
     assert texts(position, "tableau3") == ["J♠"]
     assert position.face_down("reserve") == 1  # the next reserve card is turned up
+
+
+def test_solvitaire_fills_a_space_at_once_from_the_reserve_while_it_lasts():
+    forced = {("reserve_to_tableau", "reserve", "tableau3", 1)}
+    assert keys(SPACE, rules={"space": "reserve-then-any"}) == forced
+    assert keys(SPACE, preset="solvitaire") == forced
+
+
+OUT = BASE + """
+waste: 3♥ 9♦
+tableau1: 10♣
+tableau2: Q♥ J♣
+tableau4: 7♠
+"""
+
+
+def into_space(position, **kw):
+    return {(k[1], k[3]) for k in keys(position, **kw) if k[2] == "tableau3"}
+
+
+def test_solvitaire_fills_a_space_with_any_card_once_the_reserve_is_out():
+    """Not only the waste top: any pile's card, or (with any-part moves) any part of its run."""
+    assert into_space(OUT) == {("waste", 1)}  # the book: the waste top only
+    assert into_space(OUT, rules={"space": "reserve-or-waste"}) == {("waste", 1)}
+    assert into_space(OUT, rules={"space": "reserve-then-any"}) == {
+        ("waste", 1), ("tableau1", 1), ("tableau2", 2), ("tableau4", 1)}  # whole piles
+    assert into_space(OUT, preset="solvitaire") == {
+        ("waste", 1), ("tableau1", 1), ("tableau2", 1), ("tableau2", 2), ("tableau4", 1)}
+    position = parse_position(CANFIELD, OUT)
+    [move] = [m for m in moves_from(CANFIELD, position, preset="solvitaire")
+              if m.src == "tableau2" and m.dst == "tableau3" and m.count == 1]
+    play(CANFIELD, position, move, preset="solvitaire")
+    assert texts(position, "tableau3") == ["J♣"] and texts(position, "tableau2") == ["Q♥"]
 
 
 def test_emptying_a_pile_makes_the_reserve_fill_it_next():

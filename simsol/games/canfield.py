@@ -11,6 +11,11 @@ both exist, the reserve top into the space is the only legal move.  It shows in 
 
 Worrying back (an option, off in the book preset): any foundation's top card, even a lone base
 card, may return onto a pile where it builds down; never into a space.
+
+Solvitaire's Canfield (preset ``solvitaire``, the rules of its published solvability figures,
+Blake & Gent): any part of a pile's built run may move (``moves=any-part``), and a space is filled
+at once from the reserve while it lasts, then by any card, the waste top or any part of a pile's
+run (``space=reserve-then-any``); draw 3, unlimited redeals, no worrying back.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from simsol.cards import STANDARD
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
+    GRAB_ANY_PART,
     GRAB_TOP_OR_WHOLE,
     GRAB_WHOLE,
     PILE_MOVE_KINDS,
@@ -60,23 +66,28 @@ from simsol.engine.state import (
 from simsol.games.base import declare
 from simsol.rules import Option
 
-MOVE_READINGS = ("whole", "top-or-whole")
-SPACE_READINGS = ("reserve-at-once", "reserve-by-choice", "reserve-or-waste")
+MOVE_READINGS = ("whole", "top-or-whole", "any-part")
+SPACE_READINGS = ("reserve-at-once", "reserve-by-choice", "reserve-or-waste", "reserve-then-any")
 OPTIONS = (
     Option("draw", 3, "cards turned from the stock at a time", values=(1, 3)),
     Option("redeals", None, "times the waste may be turned over (none = unlimited)",
            values=tuple(range(21)), none_ok=True),
-    Option("moves", "whole", "what may move between piles: the whole pile (book) or also its top "
-           "card alone (the modern rule)", choices=MOVE_READINGS),
+    Option("moves", "whole", "what may move between piles: the whole pile (book), also its top "
+           "card alone (the modern rule), or any part of its built run, top card to any card of "
+           "it (Solvitaire)", choices=MOVE_READINGS),
     Option("space", "reserve-at-once", "how a space is filled: at once from the reserve, then by "
            "choice from the waste once the reserve is out (book); from the reserve when the "
-           "player chooses, then the waste (the text's literal 'may'); or from the reserve or "
-           "the waste at any time", choices=SPACE_READINGS),
+           "player chooses, then the waste (the text's literal 'may'); from the reserve or "
+           "the waste at any time; or at once from the reserve, then by any card, the waste top "
+           "or (as 'moves' allows) cards from another pile, once the reserve is out (Solvitaire)",
+           choices=SPACE_READINGS),
     Option("worrying_back", False, "a foundation's top card may come back onto a pile",
            boolean=True),
 )
 R_DRAW, R_REDEALS, R_MOVES, R_SPACE, R_WORRY = range(len(OPTIONS))
-SPACE_AT_ONCE, SPACE_BY_CHOICE, SPACE_RESERVE_OR_WASTE = range(len(SPACE_READINGS))
+MOVES_WHOLE, MOVES_TOP_OR_WHOLE, MOVES_ANY_PART = range(len(MOVE_READINGS))
+SPACE_AT_ONCE, SPACE_BY_CHOICE, SPACE_RESERVE_OR_WASTE, SPACE_THEN_ANY = range(
+    len(SPACE_READINGS))
 
 PRESETS = {
     "book": {},
@@ -85,6 +96,7 @@ PRESETS = {
     "three-passes": {"redeals": 2},
     "draw1-single-pass": {"draw": 1, "redeals": 0},
     "standard": {"moves": "top-or-whole"},
+    "solvitaire": {"moves": "any-part", "space": "reserve-then-any"},
 }
 PRESET_DOCS = {
     "book": "draw 3, unlimited redeals, whole piles move, spaces filled at once from the reserve",
@@ -93,6 +105,8 @@ PRESET_DOCS = {
     "three-passes": "three passes in all (redeals=2, the English idiom)",
     "draw1-single-pass": "one card at a time, a single pass (Casino Canfield)",
     "standard": "the top card alone or the whole pile may move (the modern reading)",
+    "solvitaire": "Solvitaire's rules (its solvability figures): any part of a pile's run moves, "
+                  "a space filled at once from the reserve, then by any card",
 }
 
 NAME = "canfield"
@@ -179,8 +193,9 @@ def gen_worrying_back(piles, lens, down, helper, plain, moves, n):
 
 @kernel(inline="always")
 def space_to_fill(lens, rules):
-    """The space the reserve must fill at once (the book's reading), or -1."""
-    if lens[RESERVE] > 0 and rules[R_SPACE] == SPACE_AT_ONCE:
+    """The space the reserve must fill at once (the book's and Solvitaire's readings), or -1."""
+    at_once = rules[R_SPACE] == SPACE_AT_ONCE or rules[R_SPACE] == SPACE_THEN_ANY
+    if lens[RESERVE] > 0 and at_once:
         for t in range(T0, T0 + NT):
             if lens[t] == 0:
                 return t
@@ -202,9 +217,16 @@ def generate_stable(pos, rules, moves):
     if lens[RESERVE] > down[RESERVE]:
         n = gen_card_to_tableau(piles, lens, down, RESERVE, T0, NT, ALTERNATE_COLOURS,
                                 SUCC_WRAP, SPACE_ANY, RESERVE_TO_TABLEAU, moves, n)
-    grab = GRAB_TOP_OR_WHOLE if rules[R_MOVES] else GRAB_WHOLE
+    grab = GRAB_WHOLE
+    if rules[R_MOVES] == MOVES_TOP_OR_WHOLE:
+        grab = GRAB_TOP_OR_WHOLE
+    elif rules[R_MOVES] == MOVES_ANY_PART:
+        grab = GRAB_ANY_PART
+    # pile to space only under Solvitaire's reading, once the reserve is out (before, a space
+    # is filled at once from the reserve: the forced move above)
+    pile_space = SPACE_ANY if rules[R_SPACE] == SPACE_THEN_ANY else SPACE_NONE
     n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_WRAP,
-                          SPACE_NONE, F0, 1, base, SUCC_WRAP, 13, moves, n)
+                          pile_space, F0, 1, base, SUCC_WRAP, 13, moves, n)
     if rules[R_WORRY]:
         n = gen_worrying_back(piles, lens, down, RESERVE, True, moves, n)
     return n
