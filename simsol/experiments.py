@@ -16,6 +16,9 @@
     game = "elevens"
     grid = { slots = [9, 12], faces = ["triple", "block"] }   # every combination, on "book"
     policies = ["greedy"]
+    [policies.solver-5m]                    # optional: the spec's own policies, as in a
+    base = "solver"                         # policy file; cells name them in ``policies``
+    nodes = 5000000
 
 Every cell is validated before anything runs, then played into the results store chunk by
 chunk (see ``simsol.store``): an interrupted run resumes, a larger ``deals`` extends, a smaller
@@ -35,6 +38,7 @@ from pathlib import Path
 from simsol.backends import check_workers
 from simsol.games import get_game
 from simsol.players import PLAYERS_VERSION
+from simsol.policies import config_from_table
 from simsol.rules import SimsolError, build_rules, read_toml, unknown
 from simsol.runner import (
     DEFAULT_CHUNK,
@@ -53,7 +57,7 @@ from simsol.store import Cell, Store
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 SPEC_KEYS = {"name", "description", "seed", "deals", "quick_deals", "chunk_size", "max_moves",
-             "cells"}
+             "cells", "policies"}
 CELL_KEYS = {"game", "presets", "policies", "rules", "grid", "deals"}
 
 
@@ -72,6 +76,7 @@ class Spec:
     source: dict
     skipped: list[str]
     cell_deals: dict[str, int]
+    policies: dict  # the spec's own [policies.NAME] tables, as PolicyConfigs
 
     def deals_for(self, cell: Cell, target: int) -> int:
         return min(target, self.cell_deals.get(cell.id, target))
@@ -94,13 +99,19 @@ def load_spec(path: str | Path) -> Spec:
     cells: dict[str, Cell] = {}
     skipped: list[str] = []
     cell_deals: dict[str, int] = {}
+    own = source.get("policies", {})
+    if not isinstance(own, dict):
+        raise SimsolError(f"{path}: write the spec's policies as [policies.NAME] tables")
+    policies = {name: config_from_table(name, table, f"{path}: policy {name!r}")
+                for name, table in own.items()}
     for number, table in enumerate(source["cells"], 1):
         where = f"{path}: cells table {number}"
         _check_keys(table, CELL_KEYS, where)
         if "game" not in table:
             raise SimsolError(f"{where}: 'game' is missing")
         for cell in expand(table, where, skipped):
-            job = make_job(cell.game, cell.preset, cell.rules, cell.policy)  # validates
+            job = make_job(cell.game, cell.preset, cell.rules, cell.policy,
+                           policies=policies)  # validates
             # Keep only the overrides that change the preset, so equal rules make one cell.
             cell = Cell(cell.game, cell.preset, dict(job.rules.overrides), cell.policy)
             cells.setdefault(cell.id, cell)
@@ -122,6 +133,7 @@ def load_spec(path: str | Path) -> Spec:
         source=source,
         skipped=skipped,
         cell_deals=cell_deals,
+        policies=policies,
     )
 
 
@@ -233,7 +245,7 @@ def run_experiment(spec_path: str | Path, out: str | Path | None = None, quick: 
         plan = []
         for cell in spec.cells:
             job = make_job(cell.game, cell.preset, cell.rules, cell.policy, spec.seed,
-                           spec.max_moves)
+                           spec.max_moves, policies=spec.policies)
             chunk_size = cell_chunk_size(spec, store, cell, job)
             store.register(cell, job.rules.id, spec.seed, chunk_size, spec.source,
                            player=f"players@{PLAYERS_VERSION} {job.policy.id}")

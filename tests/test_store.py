@@ -326,3 +326,18 @@ def test_reports_label_every_comparison_and_draw_the_variants_apart(spec, tmp_pa
     assert "| rules |" in header and "| policy |" in header
     table = (out / "comparisons.md").read_text()
     assert "| klondike | policy | random | greedy | klondike:draw1@r1 |" in table
+
+
+def test_a_spec_declares_its_own_policies(tmp_path):
+    """``[policies.NAME]`` tables in a spec (as in a policy file) are policies its cells may
+    name, e.g. the solver with another budget; a misspelt setting is refused up front."""
+    path = tmp_path / "own.toml"
+    path.write_text('name = "own"\nseed = 1\ndeals = 6\n[policies.quick-solver]\n'
+                    'base = "solver"\nnodes = 500\n[[cells]]\ngame = "klondike"\n'
+                    'policies = ["greedy", "quick-solver"]\n')
+    store = run_experiment(path, out=tmp_path / "out", workers=1, progress=False)
+    players = {cell["player"] for cell in store.manifest["cells"].values()}
+    assert any("quick-solver[nodes=500," in player for player in players), players
+    path.write_text(path.read_text().replace("nodes = 500", "node = 500"))
+    with pytest.raises(SimsolError, match="node"):
+        load_spec(path)
