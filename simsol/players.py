@@ -39,7 +39,9 @@ class Base:
 # Raised whenever a change to how the players play moves their results (as a game's
 # RULES_VERSION is for its rules): stored results record it, so old and new never mix.
 # 2: every kind of move open to every player, loops stopped by the position hash.
-PLAYERS_VERSION = 2
+# 3: the heuristic's per-game features and kind weights, tuned tables per preset
+#    (["GAME:PRESET"]), Klondike's, 12x5's and Grandma's book tables re-tuned.
+PLAYERS_VERSION = 3
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (
