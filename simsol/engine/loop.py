@@ -247,6 +247,16 @@ def apply_listed(pos, rules, move, rng):
 
 
 @template(compile_as=kernel(inline="always"))
+def play_listed(pos, rules, move, rng):
+    """``apply_listed`` in the game loop: a new best foundation count is progress as well."""
+    progress = apply_listed(pos, rules, move, rng)
+    if pos.vars[V_FOUNDATION] > pos.vars[V_BEST_FOUNDATION]:
+        pos.vars[V_BEST_FOUNDATION] = pos.vars[V_FOUNDATION]
+        progress = True
+    return progress
+
+
+@template(compile_as=kernel(inline="always"))
 def is_won(pos):
     return pos.vars[V_FOUNDATION] == GAME_CARDS
 
@@ -289,7 +299,6 @@ def play_new(rules, policy, pos, moves, n, rng, work, guard):
 
     Returns the row of the move played and whether it made progress; the row is -1 when the
     policy plays none of the moves left, -2 when every move repeated."""
-    vars = pos.vars
     repeats = 0
     flags = guard.flags
     while True:
@@ -298,11 +307,7 @@ def play_new(rules, policy, pos, moves, n, rng, work, guard):
             return (-2 if n == 0 and repeats > 0 else -1), False
         move = moves[pick]
         if policy[P_PLANS] != 0:  # a planned line (the solver's) is repeat-free by its search
-            progress = apply_listed(pos, rules, move, rng)
-            if vars[V_FOUNDATION] > vars[V_BEST_FOUNDATION]:
-                vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
-                progress = True
-            return pick, progress
+            return pick, play_listed(pos, rules, move, rng)
         sure = GAME_PROGRESS[move[M_KIND]] != 0
         if not sure:  # it might be taken back: the position it leaves must be known
             if flags[PENDING]:
@@ -310,10 +315,7 @@ def play_new(rules, policy, pos, moves, n, rng, work, guard):
                 flags[PENDING] = False
             save_before(guard, pos, move, rng)
         key_before = hash_of(pos) if flags[CHECK] else np.uint64(0)
-        progress = apply_listed(pos, rules, move, rng)
-        if vars[V_FOUNDATION] > vars[V_BEST_FOUNDATION]:
-            vars[V_BEST_FOUNDATION] = vars[V_FOUNDATION]
-            progress = True
+        progress = play_listed(pos, rules, move, rng)
         share_move(guard, pos, move)
         if progress:
             seen_clear(guard.seen)
