@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from simsol.engine import choice, search, solver
+from simsol.engine import choice, hop, search, solver
 from simsol.engine.layout import Setting
 
 
@@ -30,6 +30,7 @@ class Base:
     searching: bool = False  # slow: fewer deals in tests, small chunks in runs
     sees_hidden: bool = False  # reads face-down cards and the stock: labelled in every id
     plans_lines: bool = False  # plays a whole line it searched: no idle cap (engine/loop.py)
+    chunk: int | None = None  # the most deals a chunk holds (None: by ``searching``, runner.py)
     make_work: Callable = field(default=choice.no_work)
 
     def setting(self, name: str) -> Setting | None:
@@ -56,5 +57,8 @@ BASES = {base.name: base for base in (
     Base("solver", "an exact depth-first search on the real cards: can the deal come out?",
          "simsol.engine.solver:choose_solver", settings=solver.SOLVER_SETTINGS, searching=True,
          sees_hidden=True, plans_lines=True, make_work=solver.make_work),
+    Base("hop", "each candidate judged by the solver in sampled worlds of the unseen cards",
+         "simsol.engine.hop:choose_hop", settings=hop.HOP_SETTINGS, weighted=True,
+         searching=True, chunk=10, make_work=hop.make_work),
 )}
 FEATURE_NAMES = choice.FEATURE_NAMES

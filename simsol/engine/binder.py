@@ -100,7 +100,10 @@ def _bind(game, player_kernel: str) -> Entries:
     suffix = re.sub(r"\W", "_", f"{game.name}_{function_name}_{constants.hexdigest()[:8]}")
     templates = list(_TEMPLATES[LOOP_MODULE]) + list(_TEMPLATES[CHOICE_MODULE])
     if module_name not in (LOOP_MODULE, CHOICE_MODULE):
-        templates += _TEMPLATES.get(module_name, [])
+        # a player built on another's kernels names their modules (the hop player: the solver)
+        for name in getattr(player_module, "TEMPLATE_MODULES", ()) + (module_name,):
+            importlib.import_module(name)
+            templates += _TEMPLATES.get(name, [])
     namespaces = []
     for function, compile_as in templates:
         namespace = dict(function.__globals__)

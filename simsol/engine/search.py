@@ -58,6 +58,19 @@ def make_work(game, policy) -> LookaheadWork:
 
 
 @kernel
+def sort_cards(cards, count):
+    """Sort the first ``count`` cards in place (insertion sort: at most a hundred cards), so
+    that a sample drawn from them depends only on which cards they are."""
+    for i in range(1, count):
+        card = cards[i]
+        j = i - 1
+        while j >= 0 and cards[j] > card:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = card
+
+
+@kernel
 def sample_hidden(pos, rng, hidden):
     """Deal the face-down cards again at random among the face-down places: one world the
     player cannot tell from the real one.  The cards are sorted first, so the sample depends
@@ -67,13 +80,7 @@ def sample_hidden(pos, rng, hidden):
         for i in range(pos.down[p]):
             hidden[count] = pos.piles[p, i]
             count += 1
-    for i in range(1, count):  # insertion sort: at most a hundred cards
-        card = hidden[i]
-        j = i - 1
-        while j >= 0 and hidden[j] > card:
-            hidden[j + 1] = hidden[j]
-            j -= 1
-        hidden[j + 1] = card
+    sort_cards(hidden, count)
     shuffle(hidden, count, rng, POLICY_STREAM)
     count = 0
     for p in range(pos.lens.shape[0]):
