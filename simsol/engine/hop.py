@@ -1,19 +1,16 @@
 """The hop player: hindsight optimisation over the worlds the player cannot tell apart.
 
 At a decision with more than one move, the player deals the unseen cards again at random among
-the unseen places (``sample_hidden``, as the look-ahead does: the sample depends only on which
-cards are unseen, never on where they lie) and draws a future for the game's own randomness
-(Strata's reshuffles), ``samples`` times.  In each sampled world every candidate move is
+the unseen places (``sample_unseen``, as the look-ahead does: the sample depends only on which
+cards are unseen and on what it remembers, never on where they lie) and draws a future for the
+game's own randomness (Strata's reshuffles), ``samples`` times.  In each sampled world every candidate move is
 played and the exact solver (engine/solver.py) searches on from there with a small budget of
 ``nodes`` positions: a world it wins counts 1, one it proves lost 0, and one it could not decide
 half (``fallback = "even"``; ``"progress"`` counts how far its search got, the most foundation
 cards of any position it reached as a share of the deck; ``"none"`` counts it 0).  The move
 with the highest total is played; equal totals go to the heuristic's better move (its weights,
 visible cards only).  So where the budget decides no world, hop plays as the heuristic does,
-and it departs from it where the solver sees a move win, or lose, in the worlds.  When the
-first world decides nothing for any candidate (early in a deal, where the budget is far too
-small), the other worlds are not searched: they would almost surely decide nothing either, and
-the time is better spent where the solver can see to the end.
+and it departs from it where the solver sees a move win, or lose, in the worlds.
 
 What the player may know: the face-up cards, how many lie face down in each pile, and every
 card it has seen face up earlier in the deal, in the place the visible moves since have taken
@@ -147,24 +144,21 @@ def sample_unseen(pos, rng, hidden, seen):
 
 @template(compile_as=kernel(inline="always"))
 def world_value(rules, move, policy, work):
-    """What ``move`` is worth in the sampled world ``work.world`` (random streams ``work.rng``),
-    and whether the solver decided it: 1 if the solver wins from there, 0 if it proves the world
-    lost, else the fallback's value."""
+    """What ``move`` is worth in the sampled world ``work.world`` (random streams ``work.rng``):
+    1 if the solver wins from there, 0 if it proves the world lost, else the fallback's value."""
     scratch = work.scratch
     copy_position(work.world, scratch)
     apply_listed(scratch, rules, move, work.rng)
     if is_won(scratch):
-        return 1.0, True
+        return 1.0
     verdict = solve(scratch, rules, work.rng, policy, work.search)
     if verdict == SOLVABLE:
-        return 1.0, True
-    if verdict != UNKNOWN:
-        return 0.0, True
-    if policy[P_FALLBACK] == NONE:
-        return 0.0, False
+        return 1.0
+    if verdict != UNKNOWN or policy[P_FALLBACK] == NONE:
+        return 0.0
     if policy[P_FALLBACK] == EVEN:
-        return 0.5, False
-    return 0.99 * work.search.meta[MOST_FOUNDATION] / GAME_CARDS, False
+        return 0.5
+    return 0.99 * work.search.meta[MOST_FOUNDATION] / GAME_CARDS
 
 
 @template
@@ -187,10 +181,7 @@ def choose_hop(pos, rules, moves, n, policy, rng, work):
     safe = game_safe_move(pos, rules, moves, n)
     if safe >= 0 and allowed(moves, safe, policy):
         return safe
-    decided = 0
-    for sample in range(int(policy[P_SAMPLES])):
-        if sample == 1 and decided == 0 and policy[P_FALLBACK] != PROGRESS:
-            break  # the budget decided nothing in the first world: the heuristic chooses
+    for _ in range(int(policy[P_SAMPLES])):
         copy_position(pos, work.world)
         sample_unseen(work.world, rng, work.hidden, work.seen)
         future = next_word(rng, POLICY_STREAM)  # the game's own randomness, sampled, never read
@@ -201,9 +192,7 @@ def choose_hop(pos, rules, moves, n, policy, rng, work):
                 work.rng[k] = rng[k]
             work.rng[2 * GAME_STREAM] = future
             work.rng[2 * GAME_STREAM + 1] = 0
-            value, sure = world_value(rules, moves[i], policy, work)
-            totals[i] += value
-            decided += sure
+            totals[i] += world_value(rules, moves[i], policy, work)
     best = first
     best_score = move_score(pos, rules, moves[first], policy)
     for i in range(first + 1, n):
