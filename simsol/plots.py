@@ -295,6 +295,8 @@ def skill_ladder(summary, ax=None):
     is the top of the ladder: its bar is hatched (it sees every card), and its whisker is its
     bracket, the unknown deals counted lost at the bottom and won at the top."""
     frame = summary[summary["rules"].str.contains(r":book@r\d+$")]  # the plain book rules
+    if frame.empty:
+        return _nothing(ax, "the skill ladder is drawn from cells on a game's book rules")
     games = list(dict.fromkeys(frame["game"]))
     policies = sorted(dict.fromkeys(frame["policy"]), key=lambda p: p.startswith("solver"))
     width = 0.8 / max(len(policies), 1)

@@ -16,7 +16,8 @@ from simsol.trace import trace
 
 HONEST = ("random", "greedy", "heuristic", "lookahead", "hop")
 # The searching players with budgets small enough for a test.
-SMALL = {"lookahead": {"samples": 3, "depth": 15}, "hop": {"samples": 2, "nodes": 40, "depth": 30}}
+SMALL = {"lookahead": {"samples": 3, "depth": 15},
+         "hop": {"samples": 2, "nodes": 40, "depth": 30}}
 
 
 def shuffled_hidden(game, position, seed):

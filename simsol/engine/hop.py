@@ -3,14 +3,14 @@
 At a decision with more than one move, the player deals the unseen cards again at random among
 the unseen places (``sample_unseen``, as the look-ahead does: the sample depends only on which
 cards are unseen and on what it remembers, never on where they lie) and draws a future for the
-game's own randomness (Strata's reshuffles), ``samples`` times.  In each sampled world every candidate move is
-played and the exact solver (engine/solver.py) searches on from there with a small budget of
-``nodes`` positions: a world it wins counts 1, one it proves lost 0, and one it could not decide
-half (``fallback = "even"``; ``"progress"`` counts how far its search got, the most foundation
-cards of any position it reached as a share of the deck; ``"none"`` counts it 0).  The move
-with the highest total is played; equal totals go to the heuristic's better move (its weights,
-visible cards only).  So where the budget decides no world, hop plays as the heuristic does,
-and it departs from it where the solver sees a move win, or lose, in the worlds.
+game's own randomness (Strata's reshuffles), ``samples`` times. In each sampled world every
+candidate move is played and the exact solver (engine/solver.py) searches on from there with a
+small budget of ``nodes`` positions: a world it wins counts 1, one it proves lost 0, and one it
+could not decide half (``fallback = "even"``; ``"progress"`` counts how far its search got, the
+most foundation cards of any position it reached as a share of the deck; ``"none"`` counts it
+0). The move with the highest total is played; equal totals go to the heuristic's better move
+(its weights, visible cards only). So where the budget decides no world, hop plays as the
+heuristic does, and it departs from it where the solver sees a move win, or lose, in the worlds.
 
 What the player may know: the face-up cards, how many lie face down in each pile, and every
 card it has seen face up earlier in the deal, in the place the visible moves since have taken
