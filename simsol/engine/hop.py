@@ -56,12 +56,12 @@ TEMPLATE_MODULES = ("simsol.engine.solver",)
 FALLBACKS = ("even", "progress", "none")
 # The first three settings are the solver's, in its slots: the solver reads them as its own.
 HOP_SETTINGS = (
-    Setting("nodes", 2_000, "positions the solver may visit in each sampled world, per "
+    Setting("nodes", 5_000, "positions the solver may visit in each sampled world, per "
             "candidate move", low=1, high=10**9),
     Setting("table_mb", 4, "megabytes of the solver's transposition table", low=1, high=16_384),
     Setting("depth", 400, "the longest line the solver searches in a world", low=1,
             high=100_000),
-    Setting("samples", 8, "worlds sampled per decision", low=1, high=10_000),
+    Setting("samples", 4, "worlds sampled per decision", low=1, high=10_000),
     Setting("fallback", "even", "what a world the solver could not decide counts: half a win "
             "(even), how far its search got (progress: the share of cards it brought to the "
             "foundations), or nothing (none)", choices=FALLBACKS),
