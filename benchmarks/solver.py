@@ -27,8 +27,8 @@ def bench(game_name: str, preset: str, deals: int, seed: int, options: dict) -> 
     game = get_game(game_name)
     rules = encode_rules(game, build_rules(game, preset))
     policy = build_policy(game, "solver", options)
-    work = policy.make_work(game)
-    solve = bind(game, policy.kernel).solve_deal
+    work = policy.config.player.make_work(game, policy.array)  # the solver's own, not the loop's
+    solve = bind(game).solve_deal
     out = np.zeros(3, dtype=np.int64)
     cards = game.deck.cards()
     solve(cards, game.n_piles, game.capacity, rules, policy.array, work, seed, 0, out)

@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+import numpy as np
+
 from simsol.engine import choice, hop, search, solver
-from simsol.engine.layout import Setting
+from simsol.engine.layout import P_OWN, P_PRIORITY, Setting
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,11 @@ class Base:
 
     def setting(self, name: str) -> Setting | None:
         return {s.name: s for s in self.settings}.get(name)
+
+    @property
+    def kernel_index(self) -> int:
+        """Its kernel's place in ``KERNELS``: the policy array's ``P_KERNEL``."""
+        return KERNELS.index(self.kernel)
 
 
 # Raised whenever a change to how the players play moves their results (as a game's
@@ -62,3 +69,39 @@ BASES = {base.name: base for base in (
          searching=True, chunk=10, make_work=hop.make_work),
 )}
 FEATURE_NAMES = choice.FEATURE_NAMES
+# Every distinct kernel, in table order: one game's loop is compiled once with all of them,
+# the policy's P_KERNEL choosing (engine/binder.py).
+KERNELS = tuple(dict.fromkeys(base.kernel for base in BASES.values()))
+
+
+def work_for(game, base: Base, policy: np.ndarray) -> tuple:
+    """The loop's ``work``: every kernel's scratch space, by kernel index, made once per batch.
+    ``base``'s own is made for ``policy``; every other kernel gets a stand-in of the same types
+    with no room (it never plays), so the loop's arguments have one type whatever base plays."""
+    return tuple(base.make_work(game, policy) if kernel == base.kernel else _stand_in(game, kernel)
+                 for kernel in KERNELS)
+
+
+_STAND_INS: dict[tuple[str, str], object] = {}
+
+
+def _stand_in(game, kernel: str) -> object:
+    """An empty scratch space of ``kernel``'s types (made once per game: it is never written)."""
+    key = (game.name, kernel)
+    if key not in _STAND_INS:
+        first = next(base for base in BASES.values() if base.kernel == kernel)
+        defaults = np.zeros(P_PRIORITY + len(game.move_kinds), dtype=np.float64)
+        for slot, setting in enumerate(first.settings, start=P_OWN):
+            defaults[slot] = setting.encode(setting.default)
+        _STAND_INS[key] = _emptied(first.make_work(game, defaults))
+    return _STAND_INS[key]
+
+
+def _emptied(work):
+    """``work`` with every array replaced by an empty one of its dtype and dimensions."""
+    if isinstance(work, np.ndarray):
+        return np.zeros((0,) * work.ndim, dtype=work.dtype)
+    if isinstance(work, tuple):
+        parts = [_emptied(part) for part in work]
+        return type(work)(*parts) if hasattr(work, "_fields") else tuple(parts)
+    return work

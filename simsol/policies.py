@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from simsol.engine.choice import P_MODE
-from simsol.engine.layout import NEVER, P_FEATURES, P_OWN, P_PLANS, P_PRIORITY
-from simsol.players import BASES, FEATURE_NAMES, Base
+from simsol.engine.layout import NEVER, P_FEATURES, P_KERNEL, P_OWN, P_PLANS, P_PRIORITY
+from simsol.players import BASES, FEATURE_NAMES, Base, work_for
 from simsol.rules import SimsolError, read_toml, suggest, unknown
 
 KIND_GAP = 100.0  # heuristic kind weights: far enough apart that features only break ties
@@ -144,8 +144,9 @@ class Policy:
         return self.config.player.kernel
 
     def make_work(self, game):
-        """The scratch space its kernel needs, made once per batch of deals."""
-        return self.config.player.make_work(game, self.array)
+        """The loop's scratch space for this policy, made once per batch of deals (every
+        kernel's, its own with room: ``players.work_for``)."""
+        return work_for(game, self.config.player, self.array)
 
     @property
     def id(self) -> str:
@@ -376,6 +377,7 @@ def compile_policy(game, config: PolicyConfig) -> np.ndarray:
     array = np.zeros(P_PRIORITY + len(kinds), dtype=np.float64)
     array[P_MODE] = player.mode
     array[P_PLANS] = player.plans_lines
+    array[P_KERNEL] = player.kernel_index
     features = game.feature_names
     for feature in config.weights:
         if feature not in features:

@@ -39,7 +39,6 @@ from simsol.engine.state import (
     V_PASSES,
     V_REDEALS,
 )
-from simsol.players import SIMPLE
 from simsol.rules import RuleSet, SimsolError, build_rules, encode_rules
 
 SHARED_VARS = {"passes": V_PASSES, "redeals": V_REDEALS, "pass_progress": V_PASS_PROGRESS}
@@ -68,14 +67,14 @@ class Position:
 
     def hash(self) -> int:
         """The position hash the loop guard (and a solver's table) keys on, engine/hashing.py."""
-        return int(bind(self.game, SIMPLE).hash_position(self.state()))
+        return int(bind(self.game).hash_position(self.state()))
 
     def copy(self) -> "Position":
         return Position(self.game, self.piles.copy(), self.lens.copy(), self.down.copy(),
                         self.vars.copy(), self.moves.copy())
 
     def legal_rows(self, rules: np.ndarray) -> np.ndarray:
-        n = bind(self.game, SIMPLE).legal_moves(self.state(), rules, self.moves)
+        n = bind(self.game).legal_moves(self.state(), rules, self.moves)
         return self.moves[:n].copy()
 
     def pile(self, name: str) -> list[int]:
@@ -167,7 +166,7 @@ def play(game, position: Position, move: Move, preset: str | None = None,
     for row in position.legal_rows(encoded):
         if describe(game, row) == move:
             rng = np.zeros(6, dtype=np.uint64)
-            return bool(bind(game, SIMPLE).apply_move(position.state(), encoded, row.copy(),
+            return bool(bind(game).apply_move(position.state(), encoded, row.copy(),
                                                       rng))
     raise SimsolError(f"{move} is not a legal move here")
 
@@ -182,7 +181,7 @@ def choice(game, position: Position | str, policy: str = "greedy", preset: str |
         position = parse_position(game, position)
     compiled = build_policy(game, policy, policy_options, preset=preset)
     copy = position.copy()
-    row = bind(game, compiled.kernel).pick_move(copy.state(), _rules_array(game, preset, rules),
+    row = bind(game).pick_move(copy.state(), _rules_array(game, preset, rules),
                                                 compiled.array, compiled.make_work(game), seed,
                                                 copy.moves, game_key)
     return None if row[0] < 0 else describe(game, row)
@@ -197,7 +196,7 @@ def play_out(game, position: Position | str, policy: str = "greedy", preset: str
     if isinstance(position, str):
         position = parse_position(game, position)
     compiled = build_policy(game, policy, policy_options, preset=preset)
-    end = bind(game, compiled.kernel).play_position(
+    end = bind(game).play_position(
         position.state(), _rules_array(game, preset, rules), compiled.array,
         compiled.make_work(game), seed, max_moves, position.moves)
     return END_REASONS[end], position

@@ -22,11 +22,11 @@ from tqdm.auto import tqdm
 
 from simsol.backends import check_workers, cores, run_tasks
 from simsol.engine.binder import bind
-from simsol.engine.loop import DEFAULT_MAX_MOVES
+from simsol.engine.loop import DEFAULT_MAX_MOVES, untraced
 from simsol.engine.state import END_REASONS, MOVE_CAP, RECORD_DTYPE
 from simsol.engine.streams import MAX_SEED
 from simsol.games import get_game
-from simsol.players import BASES
+from simsol.players import BASES, work_for
 from simsol.policies import Policy, build_policy
 from simsol.rules import RuleSet, SimsolError, build_rules, encode_rules
 from simsol.stats import histogram_percentiles, wilson
@@ -45,9 +45,9 @@ def play_chunk(game_name: str, rules: np.ndarray, policy: np.ndarray, base: str,
     game = get_game(game_name)
     player = BASES[base]
     out = np.zeros(count, dtype=RECORD_DTYPE)
-    bind(game, player.kernel).run_batch(game.deck.cards(), game.n_piles, game.capacity, rules,
-                                        policy, player.make_work(game, policy), seed, first,
-                                        max_moves, out, check)
+    bind(game).run_batch(game.deck.cards(), game.n_piles, game.capacity, rules, policy,
+                         work_for(game, player, policy), seed, first, max_moves, out, check,
+                         untraced(game.n_piles, game.capacity))
     return out
 
 
@@ -276,7 +276,7 @@ def timed_chunk(*args) -> tuple[np.ndarray, float]:
 def needs_compiling(job: "Job") -> bool:
     """Will the first chunk of ``job`` compile its kernels (neither loaded in this process nor
     in the on-disk cache)?  Asks numba's cache index; when that cannot be read, assumes so."""
-    batch = bind(get_game(job.game), job.policy.kernel).run_batch
+    batch = bind(get_game(job.game)).run_batch
     if batch.overloads:
         return False
     try:

@@ -13,11 +13,9 @@ from simsol.engine.loop import Trace as TraceArrays
 from simsol.engine.state import (
     END_REASONS,
     MOVE_COLUMNS,
-    N_VARS,
+    RECORD_DTYPE,
     V_BEST_FOUNDATION,
     V_FOUNDATION,
-    V_MOVES,
-    V_PASSES,
 )
 from simsol.games import get_game
 from simsol.policies import build_policy
@@ -111,12 +109,13 @@ def trace(game: str, preset: str | None = None, rules: dict | None = None,
     arrays = TraceArrays(np.zeros((max_moves, MOVE_COLUMNS), dtype=np.int64),
                          np.zeros(shape + (the_game.capacity,), dtype=np.uint8),
                          np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64))
-    vars = np.zeros(N_VARS, dtype=np.int64)
-    end = bind(the_game, the_policy.kernel).trace_deal(
-        the_game.deck.cards(), encode_rules(the_game, ruleset), the_policy.array,
-        the_policy.make_work(the_game), seed, deal, max_moves, arrays, vars)
-    n = int(vars[V_MOVES])
-    return Trace(the_game, ruleset, the_policy.id, seed, deal, END_REASONS[end],
+    record = np.zeros(1, dtype=RECORD_DTYPE)
+    bind(the_game).run_batch(  # with the guard's check on: a tool's slow path proves it too
+        the_game.deck.cards(), the_game.n_piles, the_game.capacity,
+        encode_rules(the_game, ruleset), the_policy.array, the_policy.make_work(the_game), seed,
+        deal, max_moves, record, True, arrays)
+    n = int(record["moves"][0])
+    return Trace(the_game, ruleset, the_policy.id, seed, deal, END_REASONS[record["end"][0]],
                  [describe(the_game, row) for row in arrays.moves[:n]],
                  arrays.piles[: n + 1], arrays.lens[: n + 1], arrays.down[: n + 1],
-                 int(vars[V_FOUNDATION]), int(vars[V_PASSES]))
+                 int(record["foundation"][0]), int(record["passes"][0]))

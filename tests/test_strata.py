@@ -9,7 +9,6 @@ from simsol.engine.binder import bind
 from simsol.engine.state import V_PASSES, V_REDEALS
 from simsol.engine.streams import N_STREAMS, init_streams
 from simsol.games import get_game
-from simsol.players import SIMPLE
 from simsol.positions import choice, moves_from, parse_position
 from simsol.rules import build_rules, encode_rules
 from simsol.trace import trace
@@ -175,7 +174,7 @@ def redeal(rules=None, index=0):
     move = next(row for row in rows if STRATA.move_kinds[row[0]] == "stock")
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     init_streams(rng, 7, index)
-    assert bind(STRATA, SIMPLE).apply_move(position.state(), encoded, move.copy(), rng)
+    assert bind(STRATA).apply_move(position.state(), encoded, move.copy(), rng)
     assert position.pile("foundation1") == parse_position(STRATA, LEFT).pile("foundation1")
     assert position.vars[V_REDEALS] == 1 and position.vars[V_PASSES] == 2
     return [[card_text(c) for c in position.pile(f"tableau{i + 1}")] for i in range(8)]

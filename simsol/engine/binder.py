@@ -3,14 +3,22 @@
 The loop (``engine/loop.py``) and the searching players call a game's kernels by the names
 ``game_setup``, ``game_generate_stable``, ``game_generate``, ``game_apply`` and
 ``game_keeps_moves``, and the player's move choice by ``player_choose``.  Functions that do so
-are marked ``@template``: they are never compiled as written.  ``bind(game, player)`` makes a
-copy of every template for that game and that player kernel, with those names bound to the
-real kernels in its globals and a qualified name of its own, and compiles the copies.
+are marked ``@template``: they are never compiled as written.  ``bind(game)`` makes a copy of
+every template for that game, with those names bound to the real kernels in its globals and a
+qualified name of its own, and compiles the copies.
 
 Why copies: numba caches a function on disk under its qualified name, and a function that took
 the kernels as arguments would put every game's kernels into one cache entry, which numba cannot
-write back once another game's kernels are not loaded.  A copy per game (and per player kernel)
-has a cache entry of its own and needs no dispatch at run time.
+write back once another game's kernels are not loaded.  A copy per game has a cache entry of its
+own and needs no dispatch on the game at run time.
+
+Why one binding per game for every player base: the loop is most of what is compiled, and a
+binding per (game, player kernel) compiled it once per kernel.  ``player_choose`` is instead a
+switch on the policy's ``P_KERNEL`` slot over the kernels of ``players.KERNELS`` (one branch
+each, generated from that table, so a new base is still one module plus one row), and the
+loop's ``work`` argument holds every kernel's scratch space in one tuple (``players.work_for``:
+the playing base's own, a tiny stand-in of the same types for the others), so it has one type
+whichever base plays.  The switch is one well-predicted branch a move.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import numpy as np
 
 from simsol.engine.hashing import pile_salts
 from simsol.engine.jit import entry, kernel
+from simsol.engine.layout import P_KERNEL
 
 # module name -> [(template, how to compile it)], in the order they were marked
 _TEMPLATES: dict[str, list[tuple[Callable, Callable]]] = {}
@@ -56,36 +65,53 @@ GAME_NAMES = ("game_setup", "game_generate_stable", "game_generate", "game_apply
 
 @dataclass(frozen=True)
 class Entries:
-    """The compiled entry points of one game with one player kernel (see engine/loop.py)."""
+    """The compiled entry points of one game, for every player base (see engine/loop.py)."""
 
-    run_batch: Callable
-    trace_deal: Callable
+    run_batch: Callable  # plays and records deals, and traces one (``trace``)
     legal_moves: Callable
     pick_move: Callable
     play_position: Callable
     apply_move: Callable
     hash_position: Callable
-    solve_deal: Callable | None = None  # the solver's own entry (engine/solver.py), when bound
+    solve_deal: Callable  # the solver's own entry (engine/solver.py)
 
 
-_BOUND: dict[tuple[str, str], Entries] = {}
+_BOUND: dict[str, Entries] = {}
 LOOP_MODULE = "simsol.engine.loop"
 CHOICE_MODULE = "simsol.engine.choice"  # the simple players: every base may roll out with them
 
 
-def bind(game, player_kernel: str) -> Entries:
-    """The entry points for ``game`` with the player kernel ``"module:function"``."""
-    key = (game.name, player_kernel)
-    if key not in _BOUND:
-        _BOUND[key] = _bind(game, player_kernel)
-    return _BOUND[key]
+def bind(game) -> Entries:
+    """The entry points for ``game``, every player base's kernel bound."""
+    if game.name not in _BOUND:
+        _BOUND[game.name] = _bind(game)
+    return _BOUND[game.name]
 
 
-def _bind(game, player_kernel: str) -> Entries:
-    module_name, _, function_name = player_kernel.partition(":")
+def player_switch(kernels: tuple[str, ...]) -> Callable:
+    """``player_choose`` over ``kernels`` (``"module:function"`` each), unbound: kernel ``i``
+    chooses, with its own scratch space ``work[i]``, when ``policy[P_KERNEL] == i``.
+
+    Generated because numba can pick an element of a tuple of mixed types only by a constant
+    index: one branch per kernel, each calling it by the name ``player_kernel_i``."""
+    lines = ["def player_choose(pos, rules, moves, n, policy, rng, work):",
+             "    which = policy[P_KERNEL]"]
+    for i in range(len(kernels)):
+        lines += [f"    if which == {i}:",
+                  f"        return player_kernel_{i}(pos, rules, moves, n, policy, rng, work[{i}])"]
+    lines.append("    return -1")
+    namespace = {"P_KERNEL": P_KERNEL}
+    exec("\n".join(lines), namespace)  # noqa: S102 - our own text, from the bases' table
+    return namespace["player_choose"]
+
+
+def _bind(game) -> Entries:
+    from simsol.players import KERNELS  # the table of bases imports the engine: import it late
     importlib.import_module(LOOP_MODULE)
     importlib.import_module(CHOICE_MODULE)
-    player_module = importlib.import_module(module_name)
+    modules = list(dict.fromkeys(kernel.partition(":")[0] for kernel in KERNELS))
+    for module_name in modules:
+        importlib.import_module(module_name)
     bindings: dict[str, object] = {name: getattr(game, name.removeprefix("game_"))
                                    for name in GAME_NAMES}
     bindings["GAME_CARDS"] = game.deck.size
@@ -97,13 +123,9 @@ def _bind(game, player_kernel: str) -> Entries:
     # a game built at run time with other declarations (a test's) never loads another's code.
     constants = hashlib.sha1(repr([(name, np.asarray(value).tolist()) for name, value in
                                    sorted(bindings.items()) if name.isupper()]).encode())
-    suffix = re.sub(r"\W", "_", f"{game.name}_{function_name}_{constants.hexdigest()[:8]}")
-    templates = list(_TEMPLATES[LOOP_MODULE]) + list(_TEMPLATES[CHOICE_MODULE])
-    if module_name not in (LOOP_MODULE, CHOICE_MODULE):
-        # a player built on another's kernels names their modules (the hop player: the solver)
-        for name in getattr(player_module, "TEMPLATE_MODULES", ()) + (module_name,):
-            importlib.import_module(name)
-            templates += _TEMPLATES.get(name, [])
+    suffix = re.sub(r"\W", "_", f"{game.name}_{constants.hexdigest()[:8]}")
+    templates = [marked for module_name in dict.fromkeys([LOOP_MODULE, CHOICE_MODULE] + modules)
+                 for marked in _TEMPLATES.get(module_name, [])]
     namespaces = []
     for function, compile_as in templates:
         namespace = dict(function.__globals__)
@@ -112,8 +134,14 @@ def _bind(game, player_kernel: str) -> Entries:
         copy.__qualname__ = f"{function.__name__}_{suffix}"
         bindings[function.__name__] = compile_as(copy)
         namespaces.append(namespace)
-    chooser = getattr(player_module, function_name)
-    bindings["player_choose"] = bindings.get(function_name, chooser)
+    for i, player_kernel in enumerate(KERNELS):
+        module_name, _, function_name = player_kernel.partition(":")
+        chooser = getattr(importlib.import_module(module_name), function_name)
+        bindings[f"player_kernel_{i}"] = bindings.get(function_name, chooser)  # its copy
+    switch = player_switch(KERNELS)
+    switch.__globals__.update({name: value for name, value in bindings.items()
+                               if name.startswith("player_kernel_")})
+    bindings["player_choose"] = kernel(inline="always")(switch)
     for namespace in namespaces:  # numba reads the globals when it compiles, on first call
         namespace.update(bindings)
     return Entries(**{name: bindings[name] for name in Entries.__dataclass_fields__

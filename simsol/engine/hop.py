@@ -51,8 +51,6 @@ from simsol.engine.state import (
 )
 from simsol.engine.streams import GAME_STREAM, N_STREAMS, POLICY_STREAM, next_word, shuffle
 
-# The solver's templates are compiled with this player's (engine/binder.py).
-TEMPLATE_MODULES = ("simsol.engine.solver",)
 FALLBACKS = ("even", "progress", "none")
 # The first three settings are the solver's, in its slots: the solver reads them as its own.
 HOP_SETTINGS = (

@@ -1,7 +1,8 @@
 """The policy array: one float64 array per compiled policy, laid out from the player bases'
 declarations.
 
-    [P_MODE] [P_PLANS] [feature weights ...] [the base's own settings ...] [a priority per kind ...]
+    [P_MODE] [P_PLANS] [P_KERNEL] [feature weights ...] [the base's own settings ...]
+    [a priority per kind ...]
 
 Every base's own settings start at ``P_OWN``: a base declares them (``Setting`` rows in its kernel
 module) and ``own_slots`` hands out their slots in declared order, so adding a base or a setting
@@ -15,7 +16,8 @@ from typing import Any
 
 P_MODE = 0  # the simple player's mode (random, greedy or heuristic); see engine/choice.py
 P_PLANS = 1  # 1: the player plays a line it planned (the solver): the loop's idle cap is off
-P_FEATURES = 2
+P_KERNEL = 2  # which player kernel chooses (its index in players.KERNELS; engine/binder.py)
+P_FEATURES = 3
 MAX_FEATURES = 16
 P_OWN = P_FEATURES + MAX_FEATURES
 MAX_OWN = 16

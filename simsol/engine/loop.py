@@ -280,9 +280,12 @@ def snapshot(step, pos, trace):
             trace.piles[step, p, i] = pos.piles[p, i]
 
 
-@template
+@template(compile_as=kernel(inline="always"))
 def play_deal(deck, rules, policy, pos, moves, rng, work, guard, max_moves, trace):
-    """Play one dealt deck to its end and return the end reason; ``pos.vars`` holds the counts."""
+    """Play one dealt deck to its end and return the end reason; ``pos.vars`` holds the counts.
+
+    Inlined: as a function of its own it would be one more library that numba links
+    ``play_on`` into and optimizes again (seconds a game), for a few lines of code."""
     clear_position(pos)
     game_setup(deck, rules, pos, rng)
     pos.vars[V_BEST_FOUNDATION] = pos.vars[V_FOUNDATION]
@@ -385,16 +388,26 @@ def no_trace(n_piles, capacity):
             np.zeros((0, n_piles), dtype=np.int64), np.zeros((0, n_piles), dtype=np.int64))
 
 
+def untraced(n_piles: int, capacity: int) -> Trace:
+    """``no_trace`` made in Python: the ``trace`` of a ``run_batch`` that records nothing."""
+    return Trace(np.zeros((0, MOVE_COLUMNS), dtype=np.int64),
+                 np.zeros((0, n_piles, capacity), dtype=np.uint8),
+                 np.zeros((0, n_piles), dtype=np.int64), np.zeros((0, n_piles), dtype=np.int64))
+
+
 @entry_template
 def run_batch(unshuffled, n_piles, capacity, rules, policy, work, seed, first, max_moves, out,
-              check):
+              check, trace):
     """Play deals ``first .. first+len(out)-1`` of ``seed``, one record each into ``out``
-    (``RECORD_DTYPE``); ``check`` proves the loop guard's bookkeeping move by move (tests)."""
+    (``RECORD_DTYPE``); ``check`` proves the loop guard's bookkeeping move by move (tests).
+
+    ``trace`` records every move and the position after it (one deal, ``simsol show`` and the
+    tests), or has no rows (``untraced``): one entry point for both, since each entry point
+    that plays deals links and optimizes the whole loop again (seconds a game to compile)."""
     deck = np.empty_like(unshuffled)
     pos = new_position(n_piles, capacity)
     moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
-    trace = no_trace(n_piles, capacity)
     guard = new_guard(n_piles, capacity, check)
     for k in range(out.shape[0]):
         deal_into(deck, unshuffled, rng, seed, first + k)
@@ -406,20 +419,6 @@ def run_batch(unshuffled, n_piles, capacity, rules, policy, work, seed, first, m
         record["moves"] = pos.vars[V_MOVES]
         record["passes"] = pos.vars[V_PASSES]
         record["end"] = end
-
-
-@entry_template
-def trace_deal(unshuffled, rules, policy, work, seed, index, max_moves, trace, vars):
-    """Play one deal recording every move and the position after it; returns the end reason."""
-    deck = np.empty_like(unshuffled)
-    n_piles, capacity = trace.piles.shape[1], trace.piles.shape[2]
-    pos = Position(np.zeros((n_piles, capacity), dtype=np.uint8),
-                   np.zeros(n_piles, dtype=np.int64), np.zeros(n_piles, dtype=np.int64), vars)
-    moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
-    rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
-    deal_into(deck, unshuffled, rng, seed, index)
-    return play_deal(deck, rules, policy, pos, moves, rng, work,
-                     new_guard(n_piles, capacity, True), max_moves, trace)
 
 
 @entry_template
