@@ -48,6 +48,7 @@ from simsol.engine.state import (
     V_END_HINT,
     V_GAME,
     V_MOVES,
+    V_MOVES_KEPT,
     Position,
     clear_position,
     copy_position,
@@ -62,9 +63,16 @@ SOLVER_SETTINGS = (
             high=16_384),
     Setting("depth", 2_000, "the longest line searched; a deal cut there is unknown",
             low=1, high=100_000),
+    Setting("stock_macro", True, "after a stock turn only the moves that use the stock or waste "
+            "are tried (the tableau's own moves commute with the turns; off: every move at "
+            "every draw state, the plain search)", flag=True),
 )
-P_NODES, P_TABLE_MB, P_DEPTH = own_slots(SOLVER_SETTINGS)
-game_setup = game_safe_move = _unbound  # the game's ``setup`` and ``safe_move`` (binder.py)
+P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO = own_slots(SOLVER_SETTINGS)
+game_setup = game_safe_move = game_keeps_moves = _unbound  # the game's kernels (binder.py)
+GAME_STOCK_MACRO = False  # the game's ``STOCK_TURNS_COMMUTE`` (binder.py)
+# Salted into the key of a position reached by a stock turn (a "draw state", searched without
+# the tableau's own moves), so that it never stands for the same position searched in full.
+DRAW_STATE_SALT = np.uint64(0x5851F42D4C957F2D)
 ROWS_PER_DEPTH = 64  # the move stack holds this many candidate moves a level on average
 SLOTS_PER_BUCKET = 4
 SOLVABLE, UNSOLVABLE, UNKNOWN = range(3)
@@ -143,6 +151,17 @@ def solver_key(pos, rng):
 
 
 @kernel(inline="always")
+def table_has(work, key, epoch):
+    """True when this search has ``key`` in the table."""
+    mask = np.uint64(work.keys.shape[0] - 1)
+    start = np.int64(key & mask) & ~(SLOTS_PER_BUCKET - 1)
+    for j in range(SLOTS_PER_BUCKET):
+        if work.stamps[start + j] == epoch and work.keys[start + j] == key:
+            return True
+    return False
+
+
+@kernel(inline="always")
 def table_add(work, key, epoch):
     """Add ``key`` to the table; False when this search has it already."""
     mask = np.uint64(work.keys.shape[0] - 1)
@@ -163,17 +182,21 @@ def table_add(work, key, epoch):
 
 
 @template(compile_as=kernel(inline="always"))
-def push_candidates(work, pos, rules, policy, n, top):
+def push_candidates(work, pos, rules, policy, n, top, skip):
     """Copy the ``n`` listed moves the policy allows onto the stack at ``top``, best kind first
     (a stable insertion sort: listed order within a kind); return how many.  A move the game
-    proves safe (``safe_move``) is pushed alone: no line is lost by playing it first."""
+    proves safe (``safe_move``) is pushed alone: no line is lost by playing it first.
+
+    The first ``skip`` listed moves are left out: at a draw state, the tableau's own moves (see
+    ``solve``).  A safe move among them is ignored there (the others are pushed): leaving
+    nothing out is always exact."""
     safe = game_safe_move(pos, rules, work.listed, n)
-    if safe >= 0 and policy[P_PRIORITY + work.listed[safe, M_KIND]] != NEVER:
+    if safe >= skip and policy[P_PRIORITY + work.listed[safe, M_KIND]] != NEVER:
         for c in range(MOVE_COLUMNS):
             work.rows[top, c] = work.listed[safe, c]
         return 1
     count = 0
-    for i in range(n):
+    for i in range(skip, n):
         priority = policy[P_PRIORITY + work.listed[i, M_KIND]]
         if priority == NEVER:
             continue
@@ -208,8 +231,9 @@ def solve(pos, rules, rng, policy, work):
     n = list_moves(root, rules, work.listed)
     table_add(work, solver_key(root, work.rngs[0]), epoch)
     work.first[0] = 0
-    work.count[0] = push_candidates(work, root, rules, policy, n, 0)
+    work.count[0] = push_candidates(work, root, rules, policy, n, 0, 0)
     work.tried[0] = 0
+    macro = GAME_STOCK_MACRO and policy[P_STOCK_MACRO] != 0
     top = work.count[0]
     d = 0
     nodes = 0
@@ -240,7 +264,16 @@ def solve(pos, rules, rng, policy, work):
         if nodes >= budget:
             return UNKNOWN
         n = list_moves(child, rules, work.listed)  # first: it sets the scratch counters
-        if not table_add(work, solver_key(child, work.rngs[d + 1]), epoch):
+        key = solver_key(child, work.rngs[d + 1])
+        draw = macro and game_keeps_moves(work.rows[row])
+        skip = 0
+        if draw:  # a draw state: searched in full already, or now without the stable moves
+            if table_has(work, key, epoch):
+                continue
+            key ^= DRAW_STATE_SALT
+            key = key if key != 0 else np.uint64(1)
+            skip = child.vars[V_MOVES_KEPT] - 1
+        if not table_add(work, key, epoch):
             continue
         if d + 1 >= max_depth:
             cut = True
@@ -250,7 +283,7 @@ def solve(pos, rules, rng, policy, work):
             continue
         d += 1
         work.first[d] = top
-        work.count[d] = push_candidates(work, child, rules, policy, n, top)
+        work.count[d] = push_candidates(work, child, rules, policy, n, top, skip)
         work.tried[d] = 0
         top += work.count[d]
 
