@@ -70,6 +70,7 @@ SOLVER_SETTINGS = (
 P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO = own_slots(SOLVER_SETTINGS)
 game_setup = game_safe_move = game_keeps_moves = _unbound  # the game's kernels (binder.py)
 GAME_STOCK_MACRO = False  # the game's ``STOCK_TURNS_COMMUTE`` (binder.py)
+GAME_HAS_SCRATCH = True  # the game has scratch counters (binder.py): the key needs the listing
 # Salted into the key of a position reached by a stock turn (a "draw state", searched without
 # the tableau's own moves), so that it never stands for the same position searched in full.
 DRAW_STATE_SALT = np.uint64(0x5851F42D4C957F2D)
@@ -141,7 +142,9 @@ def solver_key(pos, rng):
     """The position hash, with what else decides a position's future for a player who sees
     everything: the game's scratch counters (a count kept for the game's own cut restricts the
     moves) and its random stream (the reshuffles to come).  Taken after the position's moves
-    are listed, so the scratch a generator derives from the piles is the position's own."""
+    are listed, so the scratch a generator derives from the piles is the position's own (in a
+    game without scratch counters the listing changes nothing the key reads, so ``solve`` takes
+    the key first and lists the moves of new positions only)."""
     extra = np.uint64(0)
     for k in range(V_GAME, pos.vars.shape[0]):
         extra += mix64(np.uint64(pos.vars[k]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(k))
@@ -187,11 +190,12 @@ def push_candidates(work, pos, rules, policy, n, top, skip):
     (a stable insertion sort: listed order within a kind); return how many.  A move the game
     proves safe (``safe_move``) is pushed alone: no line is lost by playing it first.
 
-    The first ``skip`` listed moves are left out: at a draw state, the tableau's own moves (see
-    ``solve``).  A safe move among them is ignored there (the others are pushed): leaving
-    nothing out is always exact."""
-    safe = game_safe_move(pos, rules, work.listed, n)
-    if safe >= skip and policy[P_PRIORITY + work.listed[safe, M_KIND]] != NEVER:
+    The first ``skip`` listed moves are left out, and not read: at a draw state, the tableau's
+    own moves, which it does not list again (see ``solve``).  The safe move is looked for among
+    the others."""
+    safe = game_safe_move(pos, rules, work.listed[skip:], n - skip)
+    safe = safe + skip if safe >= 0 else -1
+    if safe >= 0 and policy[P_PRIORITY + work.listed[safe, M_KIND]] != NEVER:
         for c in range(MOVE_COLUMNS):
             work.rows[top, c] = work.listed[safe, c]
         return 1
@@ -247,8 +251,12 @@ def solve(pos, rules, rng, policy, work):
             continue
         row = work.first[d] + work.tried[d]
         work.tried[d] += 1
+        parent = level(work, d)
         child = level(work, d + 1)
-        copy_position(level(work, d), child)
+        copy_position(parent, child)
+        draw = macro and game_keeps_moves(work.rows[row])
+        if draw:  # the stable moves are the parent's: only the rest is listed (see above)
+            child.vars[V_MOVES_KEPT] = parent.vars[V_MOVES_KEPT]
         for k in range(rng.shape[0]):
             work.rngs[d + 1, k] = work.rngs[d, k]
         apply_listed(child, rules, work.rows[row], work.rngs[d + 1])
@@ -263,9 +271,9 @@ def solve(pos, rules, rng, policy, work):
             return SOLVABLE
         if nodes >= budget:
             return UNKNOWN
-        n = list_moves(child, rules, work.listed)  # first: it sets the scratch counters
+        if GAME_HAS_SCRATCH:  # listed first: the key reads the scratch counters it sets
+            n = list_moves(child, rules, work.listed)
         key = solver_key(child, work.rngs[d + 1])
-        draw = macro and game_keeps_moves(work.rows[row])
         skip = 0
         if draw:  # a draw state: searched in full already, or now without the stable moves
             if table_has(work, key, epoch):
@@ -275,6 +283,8 @@ def solve(pos, rules, rng, policy, work):
             skip = child.vars[V_MOVES_KEPT] - 1
         if not table_add(work, key, epoch):
             continue
+        if not GAME_HAS_SCRATCH:  # listed only for a position not searched before
+            n = list_moves(child, rules, work.listed)
         if d + 1 >= max_depth:
             cut = True
             continue
