@@ -40,6 +40,7 @@ from simsol.engine.layout import NEVER, P_PRIORITY, Setting, own_slots
 from simsol.engine.loop import apply_listed, hash_of, is_won, list_moves  # bound per game
 from simsol.engine.state import (
     M_KIND,
+    M_SRC,
     MAX_MOVES_LISTED,
     MOVE_COLUMNS,
     N_VARS,
@@ -184,6 +185,16 @@ def table_add(work, key, epoch):
     return True
 
 
+@kernel(inline="always")
+def order_rank(pos, move, priority):
+    """Where a move goes in the order tried (lower first): its kind's priority, then, within the
+    kind, the move from the pile with more face-down cards first (the classic ordering: the
+    pile that hides the most is the one to dig into)."""
+    src = move[M_SRC]
+    hidden = pos.down[src] if 0 <= src < pos.down.shape[0] else 0
+    return priority * 4096.0 - hidden
+
+
 @template(compile_as=kernel(inline="always"))
 def push_candidates(work, pos, rules, policy, n, top, skip):
     """Copy the ``n`` listed moves the policy allows onto the stack at ``top``, best kind first
@@ -204,8 +215,10 @@ def push_candidates(work, pos, rules, policy, n, top, skip):
         priority = policy[P_PRIORITY + work.listed[i, M_KIND]]
         if priority == NEVER:
             continue
+        rank = order_rank(pos, work.listed[i], priority)
         j = top + count
-        while j > top and policy[P_PRIORITY + work.rows[j - 1, M_KIND]] > priority:
+        while j > top and order_rank(pos, work.rows[j - 1],
+                                     policy[P_PRIORITY + work.rows[j - 1, M_KIND]]) > rank:
             for c in range(MOVE_COLUMNS):
                 work.rows[j, c] = work.rows[j - 1, c]
             j -= 1
