@@ -67,11 +67,19 @@ from typing import NamedTuple
 import numpy as np
 
 from simsol.engine.binder import _unbound, entry_template, template
-from simsol.engine.hashing import mix64
+from simsol.engine.hashing import counters_hash, mix64, pile_hash
 from simsol.engine.jit import kernel
 from simsol.engine.layout import NEVER, P_PRIORITY, Setting, own_slots
-from simsol.engine.loop import apply_listed, hash_of, is_won, list_moves  # bound per game
+from simsol.engine.loop import (  # bound per game
+    GAME_PILE_SALTS,
+    GAME_STATE_VARS,
+    apply_listed,
+    is_narrow,
+    is_won,
+    list_moves,
+)
 from simsol.engine.state import (
+    M_DST,
     M_KIND,
     M_SRC,
     MAX_MOVES_LISTED,
@@ -127,6 +135,7 @@ class SolverWork(NamedTuple):
     down: np.ndarray  # int64[depth + 1, n_piles]
     vars: np.ndarray  # int64[depth + 1, N_VARS]
     rngs: np.ndarray  # uint64[depth + 1, 2 * N_STREAMS]
+    shares: np.ndarray  # uint64[depth + 1, n_piles + 1]: each pile's share of the hash, the sum
     rows: np.ndarray  # int64[stack rows, MOVE_COLUMNS]: the candidates of every level
     first: np.ndarray  # int64[depth + 1]: where a level's candidates start on the stack
     count: np.ndarray  # int64[depth + 1]: how many it has
@@ -157,6 +166,7 @@ def make_work(game, policy) -> SolverWork:
                       np.zeros((levels, game.n_piles), dtype=np.int64),
                       np.zeros((levels, N_VARS), dtype=np.int64),
                       np.zeros((levels, 2 * N_STREAMS), dtype=np.uint64),
+                      np.zeros((levels, game.n_piles + 1), dtype=np.uint64),
                       np.zeros((max(levels * ROWS_PER_DEPTH, MAX_MOVES_LISTED), MOVE_COLUMNS),
                                dtype=np.int64),
                       np.zeros(levels, dtype=np.int64), np.zeros(levels, dtype=np.int64),
@@ -172,8 +182,35 @@ def level(work, d):
 
 
 @template(compile_as=kernel(inline="always"))
-def solver_key(pos, rng):
-    """The position hash, with what else decides a position's future for a player who sees
+def level_hash(work, d, pos, move, fresh):
+    """The position hash of level ``d`` (``hash_of(pos)``), kept pile by pile as the loop guard
+    keeps it (engine/loop.py): the level's shares start as its parent's, and after a move of a
+    narrow kind only its two piles are hashed again; after any other move (or ``fresh``) all."""
+    shares = work.shares[d]
+    n_piles = pos.lens.shape[0]
+    if fresh or not is_narrow(move, n_piles):
+        total = np.uint64(0)
+        for p in range(n_piles):
+            shares[p] = pile_hash(pos, p, GAME_PILE_SALTS[p])
+            total += shares[p]
+        shares[n_piles] = total
+    else:
+        for c in range(n_piles + 1):
+            shares[c] = work.shares[d - 1, c]
+        src, dst = move[M_SRC], move[M_DST]
+        shares[n_piles] -= shares[src]
+        shares[src] = pile_hash(pos, src, GAME_PILE_SALTS[src])
+        shares[n_piles] += shares[src]
+        if dst != src:
+            shares[n_piles] -= shares[dst]
+            shares[dst] = pile_hash(pos, dst, GAME_PILE_SALTS[dst])
+            shares[n_piles] += shares[dst]
+    return mix64(shares[n_piles] + counters_hash(pos, GAME_STATE_VARS))
+
+
+@template(compile_as=kernel(inline="always"))
+def solver_key(pos, rng, position_hash):
+    """The position hash (``position_hash``, that of ``level_hash``), with what else decides a position's future for a player who sees
     everything: the game's scratch counters (a count kept for the game's own cut restricts the
     moves) and its random stream (the reshuffles to come).  Taken after the position's moves
     are listed, so the scratch a generator derives from the piles is the position's own (in a
@@ -183,7 +220,7 @@ def solver_key(pos, rng):
     for k in range(V_GAME, pos.vars.shape[0]):
         extra += mix64(np.uint64(pos.vars[k]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(k))
     extra += mix64(rng[2 * GAME_STREAM + 1] + np.uint64(0xD1B54A32D192ED03))
-    key = mix64(hash_of(pos) ^ extra)
+    key = mix64(position_hash ^ extra)
     return key if key != 0 else np.uint64(1)
 
 
@@ -279,7 +316,8 @@ def solve(pos, rules, rng, policy, work):
     if is_won(root):
         return SOLVABLE
     n = list_moves(root, rules, work.listed)
-    table_add(work, solver_key(root, work.rngs[0]), epoch)
+    table_add(work, solver_key(root, work.rngs[0], level_hash(work, 0, root, work.listed[0], True)),
+              epoch)
     work.first[0] = 0
     work.count[0] = push_candidates(work, root, rules, policy, n, 0, 0)
     work.tried[0] = 0
@@ -319,7 +357,8 @@ def solve(pos, rules, rng, policy, work):
             return UNKNOWN
         if GAME_HAS_SCRATCH:  # listed first: the key reads the scratch counters it sets
             n = list_moves(child, rules, work.listed)
-        key = solver_key(child, work.rngs[d + 1])
+        key = solver_key(child, work.rngs[d + 1],
+                         level_hash(work, d + 1, child, work.rows[row], False))
         skip = 0
         if draw:  # a draw state: searched in full already, or now without the stable moves
             if table_has(work, key, epoch):
