@@ -7,10 +7,9 @@ in says so (``solver(sees-hidden-cards)``).
 
 The search lists and plays moves with the same ``list_moves`` and ``apply_listed`` every player
 uses, so a line it finds is a line of the real game.  Moves are tried in the policy's order of
-kinds (the game's greedy order by default); within a kind, the move from the pile with more
-face-down cards first, then listed order.  Where the game proves a move safe (its
-``safe_move``: Klondike's card to a foundation that no card can still need), that move alone is
-tried.
+kinds (the game's greedy order by default), listed order within a kind.  Where the game
+proves a move safe (its ``safe_move``: Klondike's card to a foundation that no card can still
+need), that move alone is tried.
 
 Stock turns are compressed (the ``stock_macro`` setting, on by default).  The tableau's own
 moves (the stable ones a game lists in ``generate_stable``) never touch the stock or the waste,
@@ -255,16 +254,6 @@ def table_add(work, key, epoch):
     return True
 
 
-@kernel(inline="always")
-def order_rank(pos, move, priority):
-    """Where a move goes in the order tried (lower first): its kind's priority, then, within the
-    kind, the move from the pile with more face-down cards first (the classic ordering: the
-    pile that hides the most is the one to dig into)."""
-    src = move[M_SRC]
-    hidden = pos.down[src] if 0 <= src < pos.down.shape[0] else 0
-    return priority * 4096.0 - hidden
-
-
 @template(compile_as=kernel(inline="always"))
 def push_candidates(work, pos, rules, policy, n, top, skip):
     """Copy the ``n`` listed moves the policy allows onto the stack at ``top``, best kind first
@@ -285,10 +274,8 @@ def push_candidates(work, pos, rules, policy, n, top, skip):
         priority = policy[P_PRIORITY + work.listed[i, M_KIND]]
         if priority == NEVER:
             continue
-        rank = order_rank(pos, work.listed[i], priority)
         j = top + count
-        while j > top and order_rank(pos, work.rows[j - 1],
-                                     policy[P_PRIORITY + work.rows[j - 1, M_KIND]]) > rank:
+        while j > top and policy[P_PRIORITY + work.rows[j - 1, M_KIND]] > priority:
             for c in range(MOVE_COLUMNS):
                 work.rows[j, c] = work.rows[j - 1, c]
             j -= 1
