@@ -37,10 +37,10 @@ game that relies on it, and compares the verdicts with the plain search's.
 A transposition table keyed by the position hash (engine/hashing.py, with the game's scratch
 counters and the game's random stream added: the solver sees the future too) keeps the
 positions searched; it has a fixed size (``table_mb``) and four slots a bucket, an entry of a
-full bucket (chosen by the key) overwritten, so memory stays flat whatever the deal count and a lost entry
-only costs a second search, never a wrong answer.  The hash is kept pile by pile a level (a
-move of a narrow kind rehashes its two piles), and in a game without scratch counters a
-position's moves are listed only once the table says it is new.
+full bucket (chosen by the key) overwritten, so memory stays flat whatever the deal count and a
+lost entry only costs a second search, never a wrong answer.  The hash is kept pile by pile a
+level (a move of a narrow kind rehashes its two piles), and in a game without scratch counters
+a position's moves are listed only once the table says it is new.
 
 Each deal ends with one of three verdicts:
 
@@ -213,12 +213,13 @@ def level_hash(work, d, pos, move, fresh):
 
 @template(compile_as=kernel(inline="always"))
 def solver_key(pos, rng, position_hash):
-    """The position hash (``position_hash``, that of ``level_hash``), with what else decides a position's future for a player who sees
-    everything: the game's scratch counters (a count kept for the game's own cut restricts the
-    moves) and its random stream (the reshuffles to come).  Taken after the position's moves
-    are listed, so the scratch a generator derives from the piles is the position's own (in a
-    game without scratch counters the listing changes nothing the key reads, so ``solve`` takes
-    the key first and lists the moves of new positions only)."""
+    """The position hash (``position_hash``, from ``level_hash``), with what else decides a
+    position's future for a player who sees everything: the game's scratch counters (a count
+    kept for the game's own cut restricts the moves) and its random stream (the reshuffles to
+    come).  Taken after the position's moves are listed, so the scratch a generator derives
+    from the piles is the position's own (in a game without scratch counters the listing
+    changes nothing the key reads, so ``solve`` takes the key first and lists the moves of new
+    positions only)."""
     extra = np.uint64(0)
     for k in range(V_GAME, pos.vars.shape[0]):
         extra += mix64(np.uint64(pos.vars[k]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(k))
