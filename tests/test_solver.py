@@ -12,7 +12,6 @@ from simsol.engine.binder import bind
 from simsol.engine.piles import RANK as RANKS
 from simsol.engine.state import END_REASONS, V_MOVES_KEPT
 from simsol.games import game_names, get_game
-from simsol.players import SIMPLE
 from simsol.policies import build_policy
 from simsol.positions import play_out
 from simsol.rules import build_rules, encode_rules
@@ -94,8 +93,8 @@ def verdicts(game_name: str, preset: str, deals: int, options: dict) -> list[str
     game = get_game(game_name)
     rules = encode_rules(game, build_rules(game, preset))
     policy = build_policy(game, "solver", options)
-    work = policy.make_work(game)
-    solve = bind(game, policy.kernel).solve_deal
+    work = policy.config.player.make_work(game, policy.array)  # the solver's own, not the loop's
+    solve = bind(game).solve_deal
     out = np.zeros(3, dtype=np.int64)
     found = []
     for deal in range(deals):
@@ -139,7 +138,7 @@ def test_stock_turns_commute_with_the_stable_moves(game_name):
     after the turn.  So the solver loses no line by trying them only before."""
     game = get_game(game_name)
     rules = encode_rules(game, build_rules(game, None))
-    entries = bind(game, SIMPLE)
+    entries = bind(game)
     rng = np.zeros(6, dtype=np.uint64)
 
     def listed(position):  # listed afresh, not from the kept stable moves
