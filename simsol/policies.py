@@ -84,7 +84,7 @@ class PolicyConfig:
             out |= {f"kind.{k}": v for k, v in sorted(self.kind_weights.items())}
         for setting in self.player.settings:
             value = self.value(setting.name)
-            if not setting.flag or value:  # a flag is shown only when it is on
+            if not setting.flag or value != setting.default:  # a flag: only when changed
                 out[setting.name] = value
         return out
 

@@ -80,6 +80,25 @@ CASES.append(Case("klondike", "space-kings-standard", KLONDIKE_SPACE, {"partial_
 Moving part of a run does not help: every part's card needs a free card one higher of the other
 colour, and those (J♣, Q♦, K♣, K♦, 10♦, 10♣) are on the foundations or under the part."""))
 
+# Draw 3, Kings-only spaces, every card up but the hearts from 4; the stock turns Q♥ J♥ K♥ |
+# 10♥ 6♥ 5♥ | 4♥ 9♥ 8♥ | 7♥.  4♥ is first reached as a waste top on the second pass, two turns
+# after the redeal, and only because K♥ left the waste for a space on the first (the solver's
+# stock-turn compression must find a waste card several turns on, across a redeal it counts).
+KLONDIKE_STOCK = f"""
+foundation1: {up_to(SPADES, 13)}
+foundation2: {up_to(HEARTS, 3)}
+foundation3: {up_to(CLUBS, 13)}
+foundation4: {up_to(DIAMONDS, 13)}
+stock: {hidden("7♥ 8♥ 9♥ 4♥ 5♥ 6♥ 10♥ K♥ J♥ Q♥")}
+"""
+pair("klondike", "waste-card-after-a-redeal", KLONDIKE_STOCK, {"space": "kings", "redeals": 1},
+     {"space": "kings", "redeals": 0}, """
+Only hearts are left, so nothing builds, and a space takes only K♥.  The first pass shows K♥
+(into a space: then J♥ on top, no use), 5♥, 8♥ and 7♥, none wanted while 4♥ is down.  Without a
+redeal: lost.  With one, the nine cards left turn Q♥ J♥ 10♥ | 6♥ 5♥ 4♥ | 9♥ 8♥ 7♥: 4♥ 5♥ 6♥
+go up, then 7♥ 8♥ 9♥, then 10♥ J♥ Q♥ from the waste, and K♥.  Had K♥ stayed in the waste, the
+second pass would show the same cards as the first.""")
+
 # --- Canfield ------------------------------------------------------------------------------
 # Base rank 4: the foundations go 4 5 ... K A 2 3, so only a suit's last few cards are left out.
 CANFIELD_BASE4 = "vars: base_rank=4"

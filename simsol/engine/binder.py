@@ -115,6 +115,9 @@ def _bind(game) -> Entries:
     bindings: dict[str, object] = {name: getattr(game, name.removeprefix("game_"))
                                    for name in GAME_NAMES}
     bindings["GAME_CARDS"] = game.deck.size
+    bindings["GAME_STOCK_MACRO"] = game.stock_turns_commute
+    bindings["GAME_HAS_SCRATCH"] = any(slot not in game.state_vars
+                                       for slot in game.var_names.values())
     bindings["GAME_PILE_SALTS"] = pile_salts(game.n_piles, game.interchangeable)
     bindings["GAME_STATE_VARS"] = np.array(game.state_vars, dtype=np.int64)
     for name, kinds in (("GAME_NARROW", game.narrow_kinds), ("GAME_PROGRESS", game.progress_kinds)):

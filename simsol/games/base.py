@@ -29,6 +29,13 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   narrow kinds move by move.  Optionally ``safe_move(pos, rules, moves, n)``: the row of a
   listed move the exact solver may play without trying the others, because no line is lost by
   it (engine/solver.py), or -1; it may read every card, as the solver does.
+  ``STOCK_TURNS_COMMUTE`` (default True; it matters only with ``keeps_moves``): the stable moves
+  commute with a move ``keeps_moves`` keeps them through (a stock turn).  Where one is legal
+  after a turn, it was legal before it, the turn is still legal after it (or once the moves it
+  forces are played, as Canfield's filling of a space from the reserve), and either order ends
+  in the same position.  The exact solver then tries no stable move right after a stock turn
+  (engine/solver.py); a game whose stock is held back by its piles (Grandma's Patience's bank)
+  sets it False.
 """
 
 from __future__ import annotations
@@ -112,6 +119,7 @@ class Game:
     safe_move: Callable = no_safe_move  # the solver's: a move that cannot be wrong, or -1
     narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
     progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
+    stock_turns_commute: bool = True  # the solver may leave stable moves out after a stock turn
 
     @property
     def feature_names(self) -> tuple[str, ...]:
@@ -163,4 +171,5 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         feature_score=names.get("feature_score", no_game_features),
         safe_move=names.get("safe_move", no_safe_move),
         narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
-        progress_kinds=tuple(names.get("PROGRESS_KINDS", ())))
+        progress_kinds=tuple(names.get("PROGRESS_KINDS", ())),
+        stock_turns_commute=names.get("STOCK_TURNS_COMMUTE", True))

@@ -94,6 +94,9 @@ HEURISTIC_WEIGHTS = {"source_length": 0.0}
 INTERCHANGEABLE = (range(T0, T0 + NT),)
 (BANK_HELD,) = COUNTERS
 keeps_moves = stock_keeps_moves
+# A move between columns may hold the bank back (``bank_when``), so a bank card turned after it
+# is not always the same as one turned before it: the exact solver keeps to its plain search.
+STOCK_TURNS_COMMUTE = False
 NARROW_KINDS = PILE_MOVE_KINDS  # every move changes only its two piles (engine/loop.py)
 PROGRESS_KINDS = ("waste_to_foundation", "waste_to_tableau")  # a card leaves the waste
 
