@@ -15,7 +15,8 @@ import pytest
 
 import simsol
 from simsol.cards import parse_card
-from simsol.engine.hop import remember, sample_unseen
+from simsol.engine.hop import remember
+from simsol.engine.search import sample_unseen
 from simsol.engine.state import END_REASONS, V_MOVES
 from simsol.engine.streams import GAME_STREAM, N_STREAMS, init_streams
 from simsol.experiments import run_experiment

@@ -40,7 +40,7 @@ from simsol.engine.choice import allowed, move_score  # bound per game (binder.p
 from simsol.engine.jit import kernel
 from simsol.engine.layout import Setting, own_slots
 from simsol.engine.loop import apply_listed, is_won  # bound per game
-from simsol.engine.search import sort_cards
+from simsol.engine.search import sample_unseen, start_totals
 from simsol.engine.solver import MOST_FOUNDATION, SOLVABLE, UNKNOWN, solve  # bound per game
 from simsol.engine.state import (
     MAX_MOVES_LISTED,
@@ -49,7 +49,7 @@ from simsol.engine.state import (
     copy_position,
     make_position,
 )
-from simsol.engine.streams import GAME_STREAM, N_STREAMS, POLICY_STREAM, next_word, shuffle
+from simsol.engine.streams import GAME_STREAM, N_STREAMS, POLICY_STREAM, next_word
 
 FALLBACKS = ("even", "progress", "none")
 # The first three settings are the solver's, in its slots: the solver reads them as its own.
@@ -119,27 +119,6 @@ def remember(pos, rng, seen, memory):
             seen[pos.piles[p, i]] = 1
 
 
-@kernel
-def sample_unseen(pos, rng, hidden, seen):
-    """Deal the face-down cards never seen again at random among their places (the places of
-    the seen ones are known, so they stay): one world the player cannot tell from the real one.
-    The cards are sorted first, so the sample depends only on which cards are unseen."""
-    count = 0
-    for p in range(pos.lens.shape[0]):
-        for i in range(pos.down[p]):
-            if seen[pos.piles[p, i]] == 0:
-                hidden[count] = pos.piles[p, i]
-                count += 1
-    sort_cards(hidden, count)
-    shuffle(hidden, count, rng, POLICY_STREAM)
-    count = 0
-    for p in range(pos.lens.shape[0]):
-        for i in range(pos.down[p]):
-            if seen[pos.piles[p, i]] == 0:
-                pos.piles[p, i] = hidden[count]
-                count += 1
-
-
 @template(compile_as=kernel(inline="always"))
 def world_value(rules, move, policy, work):
     """What ``move`` is worth in the sampled world ``work.world`` (random streams ``work.rng``):
@@ -166,14 +145,7 @@ def choose_hop(pos, rules, moves, n, policy, rng, work):
     or one the game proves safe from visible cards, is played without a search."""
     remember(pos, rng, work.seen, work.memory)
     totals = work.totals
-    candidates = 0
-    first = -1
-    for i in range(n):
-        totals[i] = 0.0
-        if allowed(moves, i, policy):
-            candidates += 1
-            if first < 0:
-                first = i
+    first, candidates = start_totals(moves, n, policy, totals)
     if candidates <= 1:
         return first
     safe = game_safe_move(pos, rules, moves, n)
