@@ -3,6 +3,7 @@
     python benchmarks/throughput.py                      # every game, preset and policy
     python benchmarks/throughput.py --game klondike --preset book --policy greedy --deals 1000000
     python benchmarks/throughput.py --python-deals 200    # also time the same deals without JIT
+    python benchmarks/throughput.py --policy hop --preset book --search-deals 20 --workers 1
 
 Each row is timed after a warm-up run (compilation excluded), over all cores unless --workers
 says otherwise.  The plain-Python column plays the first --python-deals deals with numba's JIT
@@ -25,7 +26,7 @@ import pandas as pd
 
 import simsol
 from simsol.games import game_names, get_game
-from simsol.policies import POLICY_DOCS  # every built-in policy
+from simsol.policies import BUILT_IN, POLICY_DOCS  # every built-in policy
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -45,14 +46,12 @@ def plain_python(game: str, preset: str, policy: str, deals: int, seed: int) -> 
     return rate, [tuple(r) for r in records]
 
 
-SEARCHING = ("lookahead", "peeking")
-
-
-def bench_row(game, preset, policy, deals, seed, workers, python_deals):
-    if policy in SEARCHING:  # a search plays thousands of moves per move: far fewer deals
-        deals, python_deals = max(200, deals // 500), min(python_deals, 5)
-    simsol.simulate(game, preset=preset, policy=policy, deals=min(deals, 2000), seed=seed,
-                    workers=workers)  # warm-up: compile and fork once
+def bench_row(game, preset, policy, deals, seed, workers, python_deals, search_deals):
+    searching = BUILT_IN[policy].player.searching if policy in BUILT_IN else False
+    if searching:  # a search plays thousands of moves per move: far fewer deals
+        deals, python_deals = search_deals, min(python_deals, 2)
+    simsol.simulate(game, preset=preset, policy=policy, deals=min(deals, 2 if searching else 2000),
+                    seed=seed, workers=workers)  # warm-up: compile and fork once
     started = time.perf_counter()
     result = simsol.simulate(game, preset=preset, policy=policy, deals=deals, seed=seed,
                              workers=workers)
@@ -75,6 +74,9 @@ def main(argv=None) -> None:
     parser.add_argument("--preset", action="append", help="a preset (default: all)")
     parser.add_argument("--policy", action="append", help="a policy (default: all)")
     parser.add_argument("--deals", type=int, default=200_000, help="deals per row")
+    parser.add_argument("--search-deals", type=int, default=40,
+                        help="deals per row of the searching players (lookahead, peeking, hop, "
+                             "solver), which play a deal in milliseconds to seconds")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     parser.add_argument("--python-deals", type=int, default=0,
@@ -85,7 +87,7 @@ def main(argv=None) -> None:
         for preset in args.preset or list(get_game(game).presets):
             for policy in args.policy or list(POLICY_DOCS):
                 row = bench_row(game, preset, policy, args.deals, args.seed, args.workers,
-                                args.python_deals)
+                                args.python_deals, args.search_deals)
                 print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
                 rows.append(row)
     RESULTS.mkdir(exist_ok=True)

@@ -57,8 +57,10 @@ def add_game_arguments(parser, deal_options: bool = True, policy: str = "greedy"
     parser.add_argument("--policy", default=policy,
                         help=policy_help or "the player: random, greedy, heuristic, lookahead, "
                              "peeking (the look-ahead on the real cards: it sees hidden cards), "
-                             "solver (the exact solver: sees every card), tuned (the "
-                             "weights 'simsol tune' shipped for the game, where it has them) or "
+                             "hop (the solver's judgement in sampled worlds of the unseen "
+                             "cards: honest, slow), solver (the exact solver: sees every card), "
+                             "tuned (the weights 'simsol tune' shipped for the game, where it "
+                             "has them) or "
                              f"one from --policy-file (default: {policy}; see 'simsol policies')")
     parser.add_argument("--policy-opt", action="append", metavar="KEY=VALUE",
                         help="change a policy setting, e.g. --policy-opt weight.reveal=3, "

@@ -24,7 +24,7 @@ Every cell is validated before anything runs, then played into the results store
 chunk (see ``simsol.store``): an interrupted run resumes, a larger ``deals`` extends, a smaller
 one plays nothing.  ``name`` names the folder ``results/<name>`` (``results/<name>-quick`` for
 ``--quick``), so it must be a plain folder name.  Without ``chunk_size`` a cell plays chunks of
-10,000 deals (50 for the searching players, so their progress shows), or the size it was
+10,000 deals (50 for the searching players, 10 for hop, so their progress shows), or the size it was
 stored with.
 """
 
@@ -41,13 +41,12 @@ from simsol.players import PLAYERS_VERSION
 from simsol.policies import config_from_table
 from simsol.rules import SimsolError, build_rules, read_toml, unknown
 from simsol.runner import (
-    DEFAULT_CHUNK,
     MAX_CHUNK,
     MAX_DEALS,
-    SEARCH_CHUNK,
     Job,
     check_count,
     chunk_starts,
+    largest_chunk,
     make_job,
     play_chunks,
     progress_bar,
@@ -210,7 +209,7 @@ def cell_chunk_size(spec: Spec, store: Store, cell: Cell, job: Job) -> int:
     stored = store.chunk_size_of(cell.id)
     if stored is not None:
         return stored
-    return SEARCH_CHUNK if job.policy.config.player.searching else DEFAULT_CHUNK
+    return largest_chunk(job.policy)
 
 
 def missing_chunks(stored: dict[int, int], deals: int, chunk_size: int):

@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from simsol.engine import choice, search, solver
+from simsol.engine import choice, hop, search, solver
 from simsol.engine.layout import P_OWN, P_PRIORITY, Setting
 
 
@@ -32,6 +32,7 @@ class Base:
     searching: bool = False  # slow: fewer deals in tests, small chunks in runs
     sees_hidden: bool = False  # reads face-down cards and the stock: labelled in every id
     plans_lines: bool = False  # plays a whole line it searched: no idle cap (engine/loop.py)
+    chunk: int | None = None  # the most deals a chunk holds (None: by ``searching``, runner.py)
     make_work: Callable = field(default=choice.no_work)
 
     def setting(self, name: str) -> Setting | None:
@@ -63,6 +64,9 @@ BASES = {base.name: base for base in (
     Base("solver", "an exact depth-first search on the real cards: can the deal come out?",
          "simsol.engine.solver:choose_solver", settings=solver.SOLVER_SETTINGS, searching=True,
          sees_hidden=True, plans_lines=True, make_work=solver.make_work),
+    Base("hop", "each candidate judged by the solver in sampled worlds of the unseen cards",
+         "simsol.engine.hop:choose_hop", settings=hop.HOP_SETTINGS, weighted=True,
+         searching=True, chunk=10, make_work=hop.make_work),
 )}
 FEATURE_NAMES = choice.FEATURE_NAMES
 # Every distinct kernel, in table order: one game's loop is compiled once with all of them,

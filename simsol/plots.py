@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import FixedLocator, NullFormatter, NullLocator
 
-from simsol.stats import Z95
+from simsol.stats import Z95, solvable_bracket
 
 PLAYER_ORDER = ("random", "greedy", "heuristic", "lookahead", "peeking", "solver")
 MARKERS = "osD^vP*Xph"
@@ -291,18 +291,29 @@ def foundations(results, summary, fig=None):
 
 
 def skill_ladder(summary, ax=None):
-    """One group per game (its book rules), a bar per policy with its 95% interval."""
+    """One group per game (its book rules), a bar per policy with its 95% interval.  The solver
+    is the top of the ladder: its bar is hatched (it sees every card), and its whisker is its
+    bracket, the unknown deals counted lost at the bottom and won at the top."""
     frame = summary[summary["rules"].str.contains(r":book@r\d+$")]  # the plain book rules
+    if frame.empty:
+        return _nothing(ax, "the skill ladder is drawn from cells on a game's book rules")
     games = list(dict.fromkeys(frame["game"]))
-    policies = list(dict.fromkeys(frame["policy"]))
+    policies = sorted(dict.fromkeys(frame["policy"]), key=lambda p: p.startswith("solver"))
     width = 0.8 / max(len(policies), 1)
     fig, ax = _figure(ax, (max(8, 1.2 * len(games)), 4.5))
     for k, policy in enumerate(policies):
         rows = frame[frame["policy"] == policy].set_index("game").reindex(games)
         x = np.arange(len(games)) + (k - (len(policies) - 1) / 2) * width
         rate = 100 * rows["win_rate"]
-        err = np.clip([rate - 100 * rows["ci_low"], 100 * rows["ci_high"] - rate], 0, None)
-        ax.bar(x, rate, width, yerr=err, capsize=2, label=policy)
+        low, high = 100 * rows["ci_low"], 100 * rows["ci_high"]
+        solver = policy.startswith("solver")
+        if solver and "unknown" in rows:
+            brackets = [solvable_bracket(int(r.wins), int(r.unknown), int(r.deals))
+                        if r.deals == r.deals else (np.nan, np.nan) for r in rows.itertuples()]
+            low, high = (100 * np.array([b[i] for b in brackets]) for i in (0, 1))
+        err = np.clip([rate - low, high - rate], 0, None)
+        label = f"{policy}: solvable, whisker the bracket" if solver else policy
+        ax.bar(x, rate, width, yerr=err, capsize=2, label=label, hatch="//" if solver else None)
     ax.set_xticks(np.arange(len(games)), games, rotation=30, ha="right")
     ax.set_ylabel("win rate, % (95% interval)")
     ax.set_title("The skill ladder: each game's book rules, by player")

@@ -108,6 +108,10 @@ BUILT_IN = {
                             "card (a shallow search, not an upper bound: the solver is)",
                             weights=DEFAULT_WEIGHTS,
                             values={"ties": "random", "sees_hidden": True, "samples": 1}),
+    "hop": PolicyConfig("hop", "hop",
+                        "hindsight optimisation: deals the unseen cards at random several "
+                        "times, judges each candidate move by the solver in every such world, "
+                        "plays the one that wins most", weights=DEFAULT_WEIGHTS),
     "solver": PolicyConfig("solver", "solver",
                            "UPPER BOUND: an exact search that sees every card; each deal "
                            "solvable (its winning line played), unsolvable or unknown (budget "

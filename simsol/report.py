@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simsol.engine.state import END_REASONS, GAVE_UP, IDLE_CUT, MOVE_CAP
+from simsol.engine.state import END_REASONS, GAVE_UP, IDLE_CUT, MOVE_CAP, UNKNOWN_END
 from simsol.rules import SimsolError
-from simsol.stats import mcnemar, paired_difference, wilson
+from simsol.stats import mcnemar, paired_difference, solvable_bracket, wilson
 from simsol.store import Store, make_folder
 
 
@@ -36,7 +36,8 @@ class Results:
 
     def summary(self) -> pd.DataFrame:
         """One row per cell: win rate and interval, foundation cards, capped games (the move cap
-        or the idle cap), games the player gave up with legal moves left, and deals/s per core
+        or the idle cap), games the player gave up with legal moves left, deals the solver left
+        undecided (its budget spent), and deals/s per core
         (deals over the compute seconds stored with the chunks)."""
         rows = []
         for cell in self.cells.itertuples():
@@ -53,6 +54,7 @@ class Results:
                 "mean_foundation": float(records["foundation"].mean()),
                 "capped": int(((records["end"] == MOVE_CAP) | (records["end"] == IDLE_CUT)).sum()),
                 "gave_up": int((records["end"] == GAVE_UP).sum()),
+                "unknown": int((records["end"] == UNKNOWN_END).sum()),  # the solver's
                 "deals_per_s_per_core": n / seconds if seconds > 0 else float("nan"),
                 "cell": cell.cell,
             })
@@ -75,6 +77,35 @@ class Results:
                 for other in group.itertuples():
                     if other.cell != reference.cell:
                         rows.append(self._compare("policy", other, reference))
+        return pd.DataFrame(rows)
+
+    def of_perfect_play(self) -> pd.DataFrame:
+        """How much of perfect play each player gets: for every game and rules with a solver
+        cell, each other player's share of the deals the solver won (the same deals, paired),
+        with its Wilson interval; beside it the solver's own bracket on the solvable share
+        (unknowns counted lost for its lower end, won for its upper end) and its unknowns."""
+        summary = self.summary()
+        rows = []
+        for (game, rules), group in summary.groupby(["game", "rules"], sort=False):
+            solvers = group[group["policy"].str.startswith("solver")]
+            for solver in solvers.itertuples():
+                solved = self.records(solver.cell)
+                for other in group.itertuples():
+                    if other.cell == solver.cell:
+                        continue
+                    n = min(solver.deals, other.deals)
+                    won = solved["won"].to_numpy()[:n]
+                    unknown = int((solved["end"].to_numpy()[:n] == UNKNOWN_END).sum())
+                    theirs = self.records(other.cell)["won"].to_numpy()[:n][won]
+                    low, high = wilson(int(theirs.sum()), int(won.sum()))
+                    solvable_low, solvable_high = solvable_bracket(int(won.sum()), unknown, n)
+                    rows.append({
+                        "game": game, "rules": rules, "policy": other.policy, "deals": n,
+                        "solvable": int(won.sum()), "unknown": unknown,
+                        "solvable_low": solvable_low, "solvable_high": solvable_high,
+                        "won_of_solvable": int(theirs.sum()),
+                        "share": theirs.mean() if theirs.size else float("nan"),
+                        "ci_low": low, "ci_high": high, "solver": solver.policy})
         return pd.DataFrame(rows)
 
     def _compare(self, what: str, a, b) -> dict:
@@ -144,6 +175,11 @@ def write_report(results_path: str | Path, out: str | Path | None = None) -> Pat
                              "difference", "ci_low", "ci_high", "mcnemar_p"]]
         (out / "comparisons.md").write_text(
             markdown_table(shown, percent=("difference", "ci_low", "ci_high")))
+    perfect = results.of_perfect_play()
+    if not perfect.empty:
+        perfect.to_csv(out / "of_perfect_play.csv", index=False)
+        (out / "of_perfect_play.md").write_text(markdown_table(perfect, percent=(
+            "solvable_low", "solvable_high", "share", "ci_low", "ci_high")))
     for name, figure in plots.all_figures(results, summary, comparisons).items():
         for suffix in ("png", "svg"):
             figure.savefig(out / f"{name}.{suffix}", dpi=120, bbox_inches="tight")

@@ -226,8 +226,16 @@ def chunk_starts(first: int, deals: int, chunk_size: int):
 def auto_chunk_size(policy: Policy, deals: int, workers: int) -> int:
     """Chunks small enough that every worker gets a few (so the progress bar moves) and that a
     searching player finishes one in seconds, never more than ``DEFAULT_CHUNK``."""
-    largest = SEARCH_CHUNK if policy.config.player.searching else DEFAULT_CHUNK
-    return max(1, min(largest, -(-deals // (4 * max(workers, 1)))))
+    return max(1, min(largest_chunk(policy), -(-deals // (4 * max(workers, 1)))))
+
+
+def largest_chunk(policy: Policy) -> int:
+    """The most deals a chunk of this player holds: its base's own size (the hop player plays a
+    deal in seconds: ten a chunk, so progress shows deal by deal), else by whether it searches."""
+    player = policy.config.player
+    if player.chunk is not None:
+        return player.chunk
+    return SEARCH_CHUNK if player.searching else DEFAULT_CHUNK
 
 
 @dataclass(frozen=True)

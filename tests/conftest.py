@@ -13,6 +13,7 @@ def game_presets():
 def game_preset_policies():
     """Every fast policy on every preset; the searching ones (the same kernel whatever the
     preset, and slow where games wander, as Grandma's Patience) on each game's book rules.  The
-    solver has tests of its own (tests/test_solver.py), with a budget small enough for a test."""
+    solver and the hop player have tests of their own (tests/test_solver.py, tests/test_hop.py),
+    with budgets small enough for a test."""
     return [(name, preset, policy) for name, preset in game_presets() for policy in POLICY_DOCS
-            if (policy in FAST_POLICIES or preset == "book") and policy != "solver"]
+            if (policy in FAST_POLICIES or preset == "book") and policy not in ("solver", "hop")]

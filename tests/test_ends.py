@@ -16,7 +16,8 @@ from simsol.trace import trace
 
 STRATA = get_game("strata")
 KLONDIKE = get_game("klondike")
-SEARCH_OPTIONS = {"lookahead": {"samples": 2, "depth": 5}, "solver": {"nodes": 20_000}}
+SEARCH_OPTIONS = {"lookahead": {"samples": 2, "depth": 5}, "solver": {"nodes": 20_000},
+                  "hop": {"samples": 1, "nodes": 40}}
 
 # Kings fill the other columns: nothing goes on a King and there is no space.
 KINGS = "\ntableau4: K♠\ntableau5: K♥\ntableau6: K♥\ntableau7: K♣\ntableau8: K♣\nvars: redeals=2"

@@ -103,3 +103,22 @@ def test_a_figure_can_be_drawn_into_the_callers_axes(draw):
     fig, ax = plt.subplots()
     assert draw(SUMMARY, ax=ax) is fig
     plt.close(fig)
+
+
+def test_the_ladder_draws_the_solver_last_with_its_bracket():
+    """The solver's whisker runs from its solvable share with unknowns lost to the share with
+    unknowns won (Solvitaire's rule), not its plain interval."""
+    from simsol.stats import solvable_bracket
+    frame = summary_of([("klondike", "klondike:book@r1", "solver(sees-hidden-cards)", 60, 100),
+                        ("klondike", "klondike:book@r1", "greedy", 14, 100)])
+    frame["unknown"] = [20, 0]
+    fig = plots.skill_ladder(frame)
+    ax = fig.axes[0]
+    labels = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert labels[0] == "greedy" and labels[1].startswith("solver")
+    from matplotlib.container import ErrorbarContainer
+    errorbars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    whisker = errorbars[1].lines[2][0].get_segments()[0]
+    low, high = solvable_bracket(60, 20, 100)
+    assert np.allclose(sorted(whisker[:, 1]), [100 * low, 100 * high])
+    plt.close(fig)

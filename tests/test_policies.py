@@ -14,7 +14,10 @@ from simsol.positions import choice, parse_position
 from simsol.rules import SimsolError
 from simsol.trace import trace
 
-HONEST = ("random", "greedy", "heuristic", "lookahead")
+HONEST = ("random", "greedy", "heuristic", "lookahead", "hop")
+# The searching players with budgets small enough for a test.
+SMALL = {"lookahead": {"samples": 3, "depth": 15},
+         "hop": {"samples": 2, "nodes": 40, "depth": 30}}
 
 
 def shuffled_hidden(game, position, seed):
@@ -48,7 +51,7 @@ def positions_along_a_deal(game_name, deal=3, every=9):
 def test_a_policy_never_reads_a_face_down_card(game_name, policy):
     """The same visible position with different hidden cards gives the same choice."""
     game = get_game(game_name)
-    options = {"samples": 3, "depth": 15} if policy == "lookahead" else None
+    options = SMALL.get(policy)
     compared = 0
     for number, position in enumerate(positions_along_a_deal(game_name)):
         if position.down.sum() < 2:
@@ -88,7 +91,7 @@ def test_peeking_does_read_hidden_cards_and_says_so():
 @pytest.mark.parametrize("game_name", game_names())
 def test_every_policy_ends_every_game(game_name):
     for policy in BUILT_IN:
-        options = {"lookahead": {"samples": 2, "depth": 10},
+        options = {"lookahead": {"samples": 2, "depth": 10}, "hop": SMALL["hop"],
                    "solver": {"nodes": 20_000}}.get(BUILT_IN[policy].base)
         result = simsol.simulate(game_name, policy=policy, policy_options=options, deals=4,
                                  seed=9, workers=1)
@@ -207,6 +210,19 @@ def test_lookahead_never_reads_the_games_future_reshuffles():
         seen += len({choice(game, position, "peeking", rules=rules, policy_options=options,
                             seed=4, game_key=key) for key in keys}) > 1
     assert compared > 3 and seen > 0
+
+
+def test_hop_never_reads_the_games_future_reshuffles():
+    """The hop player's worlds draw their own future, as the look-ahead's do (above)."""
+    game = get_game("strata")
+    rules = {"redeal_when": "any-time"}
+    compared = 0
+    for position in positions_along_a_deal("strata", deal=1, every=3):
+        picks = {choice(game, position, "hop", rules=rules, policy_options=SMALL["hop"], seed=4,
+                        game_key=key) for key in (1, 987654321, 2**40 + 7)}
+        assert len(picks) == 1
+        compared += 1
+    assert compared > 3
 
 
 @pytest.mark.parametrize("game_name", game_names())

@@ -58,28 +58,62 @@ def make_work(game, policy) -> LookaheadWork:
 
 
 @kernel
-def sample_hidden(pos, rng, hidden):
-    """Deal the face-down cards again at random among the face-down places: one world the
-    player cannot tell from the real one.  The cards are sorted first, so the sample depends
-    only on which cards are unseen, never on where they really lie."""
+def sort_cards(cards, count):
+    """Sort the first ``count`` cards in place (insertion sort: at most a hundred cards), so
+    that a sample drawn from them depends only on which cards they are."""
+    for i in range(1, count):
+        card = cards[i]
+        j = i - 1
+        while j >= 0 and cards[j] > card:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = card
+
+
+@kernel
+def sample_unseen(pos, rng, hidden, seen):
+    """Deal the face-down cards never seen again at random among their places (the places of
+    the seen ones are known, so they stay): one world the player cannot tell from the real one.
+    The cards are sorted first, so the sample depends only on which cards are unseen."""
     count = 0
     for p in range(pos.lens.shape[0]):
         for i in range(pos.down[p]):
-            hidden[count] = pos.piles[p, i]
-            count += 1
-    for i in range(1, count):  # insertion sort: at most a hundred cards
-        card = hidden[i]
-        j = i - 1
-        while j >= 0 and hidden[j] > card:
-            hidden[j + 1] = hidden[j]
-            j -= 1
-        hidden[j + 1] = card
+            if seen[pos.piles[p, i]] == 0:
+                hidden[count] = pos.piles[p, i]
+                count += 1
+    sort_cards(hidden, count)
     shuffle(hidden, count, rng, POLICY_STREAM)
     count = 0
     for p in range(pos.lens.shape[0]):
         for i in range(pos.down[p]):
-            pos.piles[p, i] = hidden[count]
-            count += 1
+            if seen[pos.piles[p, i]] == 0:
+                pos.piles[p, i] = hidden[count]
+                count += 1
+
+
+NOTHING_SEEN = np.zeros(256, dtype=np.uint8)  # the look-ahead remembers nothing
+
+
+@kernel
+def sample_hidden(pos, rng, hidden):
+    """Deal every face-down card again at random among the face-down places (the look-ahead's
+    world: it remembers nothing it has seen)."""
+    sample_unseen(pos, rng, hidden, NOTHING_SEEN)
+
+
+@kernel
+def start_totals(moves, n, policy, totals):
+    """Zero a total per listed move; return the first allowed move (-1: none) and how many
+    moves are allowed (a search is needed only where there are two or more)."""
+    candidates = 0
+    first = -1
+    for i in range(n):
+        totals[i] = 0.0
+        if allowed(moves, i, policy):
+            candidates += 1
+            if first < 0:
+                first = i
+    return first, candidates
 
 
 @template
@@ -90,14 +124,7 @@ def choose_lookahead(pos, rules, moves, n, policy, rng, work):
     worlds.  The game's future randomness (a reshuffle) is sampled as well, never read.  With
     ``sees_hidden`` the real cards and the real future are used (an upper-bound mode)."""
     totals = work.totals
-    candidates = 0
-    first = -1
-    for i in range(n):
-        totals[i] = 0.0
-        if allowed(moves, i, policy):
-            candidates += 1
-            if first < 0:
-                first = i
+    first, candidates = start_totals(moves, n, policy, totals)
     if candidates <= 1:
         return first
     sees_hidden = policy[P_SEES_HIDDEN] == 1

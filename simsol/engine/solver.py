@@ -91,6 +91,7 @@ from simsol.engine.state import (
     UNKNOWN_END,
     UNSOLVABLE_END,
     V_END_HINT,
+    V_FOUNDATION,
     V_GAME,
     V_MOVES,
     V_MOVES_KEPT,
@@ -124,8 +125,10 @@ SLOTS_PER_BUCKET = 4
 SOLVABLE, UNSOLVABLE, UNKNOWN = range(3)
 VERDICTS = ("solvable", "unsolvable", "unknown")
 # SolverWork.meta: the table's epoch (one per search), the line's length, the next move of the
-# line to play, the move count the next call must find, the last verdict, its nodes.
-EPOCH, LINE_LENGTH, CURSOR, EXPECTED_MOVES, VERDICT, NODES = range(6)
+# line to play, the move count the next call must find, the last verdict, its nodes, and the
+# most foundation cards any searched position had (how far the search got: the hop player's
+# estimate of a world it could not decide).
+EPOCH, LINE_LENGTH, CURSOR, EXPECTED_MOVES, VERDICT, NODES, MOST_FOUNDATION = range(7)
 
 
 class SolverWork(NamedTuple):
@@ -305,6 +308,7 @@ def solve(pos, rules, rng, policy, work):
         work.rngs[0, k] = rng[k]
     meta[LINE_LENGTH] = 0
     meta[NODES] = 0
+    meta[MOST_FOUNDATION] = root.vars[V_FOUNDATION]
     if is_won(root):
         return SOLVABLE
     n = list_moves(root, rules, work.listed)
@@ -338,6 +342,8 @@ def solve(pos, rules, rng, policy, work):
         apply_listed(child, rules, work.rows[row], work.rngs[d + 1])
         nodes += 1
         meta[NODES] = nodes
+        if child.vars[V_FOUNDATION] > meta[MOST_FOUNDATION]:
+            meta[MOST_FOUNDATION] = child.vars[V_FOUNDATION]
         if is_won(child):
             for k in range(d + 1):
                 chosen = work.first[k] + work.tried[k] - 1

@@ -1,0 +1,178 @@
+"""The hop player: hindsight optimisation over the worlds the player cannot tell apart.
+
+At a decision with more than one move, the player deals the unseen cards again at random among
+the unseen places (``sample_unseen``, as the look-ahead does: the sample depends only on which
+cards are unseen and on what it remembers, never on where they lie) and draws a future for the
+game's own randomness (Strata's reshuffles), ``samples`` times. In each sampled world every
+candidate move is played and the exact solver (engine/solver.py) searches on from there with a
+small budget of ``nodes`` positions: a world it wins counts 1, one it proves lost 0, and one it
+could not decide half (``fallback = "even"``; ``"progress"`` counts how far its search got, the
+most foundation cards of any position it reached as a share of the deck; ``"none"`` counts it
+0). The move with the highest total is played; equal totals go to the heuristic's better move
+(its weights, visible cards only). So where the budget decides no world, hop plays as the
+heuristic does, and it departs from it where the solver sees a move win, or lose, in the worlds.
+
+What the player may know: the face-up cards, how many lie face down in each pile, and every
+card it has seen face up earlier in the deal, in the place the visible moves since have taken
+it to (in Klondike, the stock's order once it has been turned through; in Canfield the same).
+Only cards never seen are dealt at random.  The memory is forgotten when the game draws on its
+own randomness (Strata's reshuffle: the player cannot follow where the cards went).  The two
+packs of a two-pack game have their own card codes, so each copy is remembered where it went; a
+deck with two equal codes would keep no memory (a face-down copy could be either).
+``remember`` keeps this memory, move by move, from the visible cards alone; the sample depends
+only on it and on which cards are unseen, never on where the unseen ones lie.
+
+The solver sees everything in the sampled world, which is the idea: a world is a guess at the
+truth, and the solver's verdict in it is what a perfect player would get if the guess were
+right.  Averaging over guesses is what Bjarnason, Fern and Tadepalli call hindsight
+optimisation (ICAPS 2009).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simsol.engine import solver
+from simsol.engine.binder import _unbound, template
+from simsol.engine.choice import allowed, move_score  # bound per game (binder.py)
+from simsol.engine.jit import kernel
+from simsol.engine.layout import Setting, own_slots
+from simsol.engine.loop import apply_listed, is_won  # bound per game
+from simsol.engine.search import sample_unseen, start_totals
+from simsol.engine.solver import MOST_FOUNDATION, SOLVABLE, UNKNOWN, solve  # bound per game
+from simsol.engine.state import (
+    MAX_MOVES_LISTED,
+    V_MOVES,
+    Position,
+    copy_position,
+    make_position,
+)
+from simsol.engine.streams import GAME_STREAM, N_STREAMS, POLICY_STREAM, next_word
+
+FALLBACKS = ("even", "progress", "none")
+# The first three settings are the solver's, in its slots: the solver reads them as its own.
+HOP_SETTINGS = (
+    Setting("nodes", 5_000, "positions the solver may visit in each sampled world, per "
+            "candidate move", low=1, high=10**9),
+    Setting("table_mb", 4, "megabytes of the solver's transposition table", low=1, high=16_384),
+    Setting("depth", 400, "the longest line the solver searches in a world", low=1,
+            high=100_000),
+    Setting("samples", 4, "worlds sampled per decision", low=1, high=10_000),
+    Setting("fallback", "even", "what a world the solver could not decide counts: half a win "
+            "(even), how far its search got (progress: the share of cards it brought to the "
+            "foundations), or nothing (none)", choices=FALLBACKS),
+)
+P_NODES, P_TABLE_MB, P_DEPTH, P_SAMPLES, P_FALLBACK = own_slots(HOP_SETTINGS)
+EVEN, PROGRESS, NONE = range(len(FALLBACKS))
+assert (P_NODES, P_TABLE_MB, P_DEPTH) == (solver.P_NODES, solver.P_TABLE_MB, solver.P_DEPTH)
+GAME_CARDS = 0  # the deck size (bound per game)
+game_safe_move = _unbound
+
+
+class HopWork(NamedTuple):
+    """Scratch space, made once per batch: a sampled world, the position after a candidate,
+    its random streams, the unseen cards, a total per candidate, the player's memory of the
+    cards it has seen, and the solver's own space."""
+
+    world: Position
+    scratch: Position
+    rng: np.ndarray
+    hidden: np.ndarray
+    totals: np.ndarray
+    seen: np.ndarray  # uint8[256]: 1 for a card seen face up this deal
+    memory: np.ndarray  # int64[2]: whether the game allows a memory; the game stream's counter
+    search: solver.SolverWork
+
+
+REMEMBERS, LAST_DRAW = range(2)  # HopWork.memory
+
+
+def make_work(game, policy) -> HopWork:
+    cards = game.deck.cards()
+    memory = np.zeros(2, dtype=np.int64)
+    memory[REMEMBERS] = len(set(cards.tolist())) == cards.size  # one card of each kind
+    return HopWork(make_position(game.n_piles, game.capacity),
+                   make_position(game.n_piles, game.capacity),
+                   np.zeros(2 * N_STREAMS, dtype=np.uint64),
+                   np.zeros(game.deck.size, dtype=np.uint8),
+                   np.zeros(MAX_MOVES_LISTED, dtype=np.float64),
+                   np.zeros(256, dtype=np.uint8), memory,
+                   solver.make_work(game, policy))
+
+
+@kernel
+def remember(pos, rng, seen, memory):
+    """Add the cards face up now to the cards seen this deal.  Forgotten at a deal's first move
+    and whenever the game has drawn on its random stream since the last move (a reshuffle); a
+    game with two cards of a kind keeps no memory."""
+    draws = np.int64(rng[2 * GAME_STREAM + 1])
+    if pos.vars[V_MOVES] == 0 or draws != memory[LAST_DRAW] or memory[REMEMBERS] == 0:
+        for card in range(seen.shape[0]):
+            seen[card] = 0
+    memory[LAST_DRAW] = draws
+    if memory[REMEMBERS] == 0:
+        return
+    for p in range(pos.lens.shape[0]):
+        for i in range(pos.down[p], pos.lens[p]):
+            seen[pos.piles[p, i]] = 1
+
+
+@template(compile_as=kernel(inline="always"))
+def world_value(rules, move, policy, work):
+    """What ``move`` is worth in the sampled world ``work.world`` (random streams ``work.rng``):
+    1 if the solver wins from there, 0 if it proves the world lost, else the fallback's value."""
+    scratch = work.scratch
+    copy_position(work.world, scratch)
+    apply_listed(scratch, rules, move, work.rng)
+    if is_won(scratch):
+        return 1.0
+    verdict = solve(scratch, rules, work.rng, policy, work.search)
+    if verdict == SOLVABLE:
+        return 1.0
+    if verdict != UNKNOWN or policy[P_FALLBACK] == NONE:
+        return 0.0
+    if policy[P_FALLBACK] == EVEN:
+        return 0.5
+    return 0.99 * work.search.meta[MOST_FOUNDATION] / GAME_CARDS
+
+
+@template
+def choose_hop(pos, rules, moves, n, policy, rng, work):
+    """Sample ``samples`` worlds; in each, judge every allowed move by the solver; play the
+    move with the best total (every candidate sees the same worlds).  A single allowed move,
+    or one the game proves safe from visible cards, is played without a search."""
+    remember(pos, rng, work.seen, work.memory)
+    totals = work.totals
+    first, candidates = start_totals(moves, n, policy, totals)
+    if candidates <= 1:
+        return first
+    safe = game_safe_move(pos, rules, moves, n)
+    if safe >= 0 and allowed(moves, safe, policy):
+        return safe
+    for _ in range(int(policy[P_SAMPLES])):
+        copy_position(pos, work.world)
+        sample_unseen(work.world, rng, work.hidden, work.seen)
+        future = next_word(rng, POLICY_STREAM)  # the game's own randomness, sampled, never read
+        for i in range(n):
+            if not allowed(moves, i, policy):
+                continue
+            for k in range(rng.shape[0]):
+                work.rng[k] = rng[k]
+            work.rng[2 * GAME_STREAM] = future
+            work.rng[2 * GAME_STREAM + 1] = 0
+            totals[i] += world_value(rules, moves[i], policy, work)
+    best = first
+    best_score = move_score(pos, rules, moves[first], policy)
+    for i in range(first + 1, n):
+        if not allowed(moves, i, policy):
+            continue
+        if totals[i] > totals[best]:
+            best = i
+            best_score = move_score(pos, rules, moves[i], policy)
+        elif totals[i] == totals[best]:
+            score = move_score(pos, rules, moves[i], policy)
+            if score > best_score:
+                best, best_score = i, score
+    return best
