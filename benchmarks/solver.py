@@ -16,29 +16,20 @@ import time
 
 import numpy as np
 
-from simsol.engine.binder import bind
-from simsol.engine.solver import VERDICTS
-from simsol.games import game_names, get_game
-from simsol.policies import build_policy
-from simsol.rules import build_rules, encode_rules
+from simsol.engine.solver import VERDICTS, deal_solver
+from simsol.games import game_names
 
 
 def bench(game_name: str, preset: str, deals: int, seed: int, options: dict) -> dict:
-    game = get_game(game_name)
-    rules = encode_rules(game, build_rules(game, preset))
-    policy = build_policy(game, "solver", options)
-    work = policy.config.player.make_work(game, policy.array)  # the solver's own, not the loop's
-    solve = bind(game).solve_deal
-    out = np.zeros(3, dtype=np.int64)
-    cards = game.deck.cards()
-    solve(cards, game.n_piles, game.capacity, rules, policy.array, work, seed, 0, out)
+    solve = deal_solver(game_name, preset, options)
+    solve(seed, 0)  # compiled (or loaded) before the clock starts
     seconds, nodes, verdicts = [], [], []
     for deal in range(deals):
         started = time.perf_counter()
-        solve(cards, game.n_piles, game.capacity, rules, policy.array, work, seed, deal, out)
+        verdict, visited, _ = solve(seed, deal)
         seconds.append(time.perf_counter() - started)
-        verdicts.append(VERDICTS[out[0]])
-        nodes.append(int(out[1]))
+        verdicts.append(verdict)
+        nodes.append(visited)
     seconds = np.array(seconds)
     counts = {v: verdicts.count(v) for v in VERDICTS}
     return {"game": game_name, "preset": preset, "deals": deals, **counts,

@@ -10,6 +10,7 @@ import simsol
 from simsol.cards import RANK_NAMES, SUITS
 from simsol.engine.binder import bind
 from simsol.engine.piles import RANK as RANKS
+from simsol.engine.solver import deal_solver
 from simsol.engine.state import END_REASONS, V_MOVES_KEPT
 from simsol.games import game_names, get_game
 from simsol.policies import build_policy
@@ -89,19 +90,8 @@ def test_an_unknown_is_not_a_loss():
 
 def verdicts(game_name: str, preset: str, deals: int, options: dict) -> list[str]:
     """The solver's verdict on each of ``deals`` deals of seed 0, searched without playing."""
-    from simsol.engine.solver import VERDICTS
-    game = get_game(game_name)
-    rules = encode_rules(game, build_rules(game, preset))
-    policy = build_policy(game, "solver", options)
-    work = policy.config.player.make_work(game, policy.array)  # the solver's own, not the loop's
-    solve = bind(game).solve_deal
-    out = np.zeros(3, dtype=np.int64)
-    found = []
-    for deal in range(deals):
-        solve(game.deck.cards(), game.n_piles, game.capacity, rules, policy.array, work, 0, deal,
-              out)
-        found.append(VERDICTS[out[0]])
-    return found
+    solve = deal_solver(game_name, preset, options)
+    return [solve(0, deal)[0] for deal in range(deals)]
 
 
 @pytest.mark.parametrize("game_name, preset", [("klondike", "standard"), ("canfield", "book")])

@@ -429,3 +429,25 @@ def solve_deal(unshuffled, n_piles, capacity, rules, policy, work, seed, index, 
     out[0] = solve(pos, rules, rng, policy, work)
     out[1] = work.meta[NODES]
     out[2] = work.meta[LINE_LENGTH]
+
+
+def deal_solver(game_name: str, preset: str | None, options: dict | None = None):
+    """Solve deals one at a time without playing them (benchmarks/solver.py, tests): returns
+    ``solve(seed, deal) -> (verdict, positions visited, winning line's length)``, the space
+    made once."""
+    from simsol.engine.binder import bind
+    from simsol.games import get_game
+    from simsol.policies import build_policy
+    from simsol.rules import build_rules, encode_rules
+    game = get_game(game_name)
+    rules = encode_rules(game, build_rules(game, preset))
+    policy = build_policy(game, "solver", options)
+    work = policy.config.player.make_work(game, policy.array)  # the solver's own, not the loop's
+    entry = bind(game).solve_deal
+    cards = game.deck.cards()
+    out = np.zeros(3, dtype=np.int64)
+
+    def solve_one(seed: int, deal: int) -> tuple[str, int, int]:
+        entry(cards, game.n_piles, game.capacity, rules, policy.array, work, seed, deal, out)
+        return VERDICTS[out[0]], int(out[1]), int(out[2])
+    return solve_one
