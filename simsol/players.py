@@ -49,7 +49,9 @@ class Base:
 # 2: every kind of move open to every player, loops stopped by the position hash.
 # 3: the heuristic's per-game features and kind weights, tuned tables per preset
 #    (["GAME:PRESET"]), Klondike's, 12x5's and Grandma's book tables re-tuned.
-PLAYERS_VERSION = 3
+# 4: the solver's stock-turn compression (under the same budget it decides other deals); the
+#    hop player added.  Random, greedy, heuristic, tuned and lookahead play exactly as in 3.
+PLAYERS_VERSION = 4
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (
