@@ -3,6 +3,9 @@ percentile), and the share of deals decided within the budget, on one core.
 
     python benchmarks/solver.py --game klondike --preset standard --deals 200
     python benchmarks/solver.py --deals 100 --nodes 1000000      # every game's book rules
+    python benchmarks/solver.py --game klondike --preset standard --opt restart_nodes=0
+
+``--opt NAME=VALUE`` sets any of the solver's settings (``simsol policies`` lists them).
 
 Each deal is solved on its own (``solve_deal``: the search, without playing the line), timed
 from Python; the first deal of a game is solved once before timing so compilation is left out.
@@ -46,8 +49,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--nodes", type=int, default=None, help="the budget per deal")
     parser.add_argument("--table-mb", type=int, default=None)
+    parser.add_argument("--opt", action="append", default=[], metavar="NAME=VALUE",
+                        help="a solver setting (repeatable), as --policy-opt takes it")
     args = parser.parse_args()
     options = {k: v for k, v in (("nodes", args.nodes), ("table_mb", args.table_mb)) if v}
+    for item in args.opt:
+        name, _, value = item.partition("=")
+        options[name] = value
     print("| game | preset | deals | solvable | unsolvable | unknown | decided | positions/s "
           "| mean s/deal | p99 s/deal |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")

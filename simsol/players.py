@@ -51,7 +51,10 @@ class Base:
 #    (["GAME:PRESET"]), Klondike's, 12x5's and Grandma's book tables re-tuned.
 # 4: the solver's stock-turn compression (under the same budget it decides other deals); the
 #    hop player added.  Random, greedy, heuristic, tuned and lookahead play exactly as in 3.
-PLAYERS_VERSION = 4
+# 5: the solver restarts in shaken orders (``restart_nodes``) and keys Klondike with partial
+#    runs by its face-down cards and roots (``game_key``), so under the same budget it decides
+#    other deals, and hop, which asks it, plays otherwise.  The other players play as in 3.
+PLAYERS_VERSION = 5
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

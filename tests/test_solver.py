@@ -174,3 +174,61 @@ def test_stock_turns_commute_with_the_stable_moves(game_name):
                     checked += 1
             position = played(before, rows[walk.integers(len(rows))])
     assert checked > 20
+
+
+def solver_key_of(position, preset: str) -> int:
+    """The sum of the piles' shares of the solver's key, as ``level_hash`` adds them up."""
+    from simsol.engine.hashing import pile_salts
+    game = position.game
+    rules = encode_rules(game, build_rules(game, preset))
+    salts = pile_salts(game.n_piles, game.interchangeable)
+    return sum(int(game.solver_pile_hash(position.state(), rules, p, salts[p]))
+               for p in range(game.n_piles)) % 2**64
+
+
+# 8♠ may lie on either red 9 (partial runs move), each 9 on face-down cards of its own.
+TWIN_PARENTS = """
+tableau1: (2♣) 9♥ 8♠
+tableau2: (3♣) 9♦
+tableau3: (4♣) 10♠
+"""
+
+
+@pytest.mark.parametrize("preset, same", [("standard", True), ("book", False)])
+def test_the_klondike_key_ignores_where_a_face_up_card_lies_only_with_partial_runs(preset,
+                                                                                   same):
+    """With partial runs, 8♠ on one red 9 or the other is one position to the solver (it can
+    move between them at will); with whole runs only it is not.  The key still reads every
+    face-down card and every pile's root."""
+    from simsol.positions import moves_from, parse_position, play
+    game = get_game("klondike")
+    position = parse_position(game, TWIN_PARENTS)
+    shifted = position.copy()
+    move = next(m for m in moves_from(game, position, preset="standard")
+                if m.src == "tableau1" and m.dst == "tableau2")
+    play(game, shifted, move, preset="standard")
+    assert shifted.pile("tableau2")[-1] == position.pile("tableau1")[-1]
+    assert (solver_key_of(position, preset) == solver_key_of(shifted, preset)) == same
+    assert position.hash() != shifted.hash()  # the loop guard's hash reads every card
+    for other in (TWIN_PARENTS.replace("(2♣)", "(5♣)"),  # another face-down card
+                  TWIN_PARENTS.replace("9♦", "9♣")):  # another root
+        changed = parse_position(game, other)
+        assert solver_key_of(changed, preset) != solver_key_of(position, preset)
+
+
+@pytest.mark.parametrize("options", [{"game_key": False}, {"restart_nodes": 0},
+                                     {"restart_nodes": 300, "shake": 0.5}])
+def test_the_default_search_finds_the_verdicts_of_a_plainer_one(options):
+    """Klondike's own key (``game_key``) and the restarts in shaken orders (``restart_nodes``)
+    lose no line: on deals both searches decide within a small budget, the verdicts agree."""
+    small = {"nodes": 20_000, "table_mb": 4}
+    default = verdicts("klondike", "standard", 50, small)
+    plainer = verdicts("klondike", "standard", 50, {**small, **options})
+    both = [(d, p) for d, p in zip(default, plainer) if "unknown" not in (d, p)]
+    assert len(both) >= 10
+    assert all(d == p for d, p in both), list(zip(default, plainer))
+
+
+def test_restart_lengths_follow_lubys_sequence():
+    from simsol.engine.solver import luby
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

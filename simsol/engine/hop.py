@@ -52,21 +52,27 @@ from simsol.engine.state import (
 from simsol.engine.streams import GAME_STREAM, N_STREAMS, POLICY_STREAM, next_word
 
 FALLBACKS = ("even", "progress", "none")
-# The first three settings are the solver's, in its slots: the solver reads them as its own.
+# The solver's settings come first, in its slots: the solver reads them as its own (its flags
+# with its defaults, so a world is searched as the solver searches a deal).
 HOP_SETTINGS = (
     Setting("nodes", 5_000, "positions the solver may visit in each sampled world, per "
             "candidate move", low=1, high=10**9),
     Setting("table_mb", 4, "megabytes of the solver's transposition table", low=1, high=16_384),
     Setting("depth", 400, "the longest line the solver searches in a world", low=1,
             high=100_000),
+    *solver.SOLVER_SETTINGS[3:],
     Setting("samples", 4, "worlds sampled per decision", low=1, high=10_000),
     Setting("fallback", "even", "what a world the solver could not decide counts: half a win "
             "(even), how far its search got (progress: the share of cards it brought to the "
             "foundations), or nothing (none)", choices=FALLBACKS),
 )
-P_NODES, P_TABLE_MB, P_DEPTH, P_SAMPLES, P_FALLBACK = own_slots(HOP_SETTINGS)
+SOLVER_SLOTS = own_slots(HOP_SETTINGS)[:len(solver.SOLVER_SETTINGS)]
+P_NODES, P_TABLE_MB, P_DEPTH = SOLVER_SLOTS[:3]
+P_SAMPLES, P_FALLBACK = own_slots(HOP_SETTINGS)[len(solver.SOLVER_SETTINGS):]
+assert SOLVER_SLOTS == own_slots(solver.SOLVER_SETTINGS)
+assert [s.name for s in HOP_SETTINGS[:len(SOLVER_SLOTS)]] == [
+    s.name for s in solver.SOLVER_SETTINGS]
 EVEN, PROGRESS, NONE = range(len(FALLBACKS))
-assert (P_NODES, P_TABLE_MB, P_DEPTH) == (solver.P_NODES, solver.P_TABLE_MB, solver.P_DEPTH)
 GAME_CARDS = 0  # the deck size (bound per game)
 game_safe_move = _unbound
 

@@ -42,6 +42,20 @@ lost entry only costs a second search, never a wrong answer.  The hash is kept p
 level (a move of a narrow kind rehashes its two piles), and in a game without scratch counters
 a position's moves are listed only once the table says it is new.
 
+A game may also key its piles by less than all their cards (its ``solver_pile_hash``: Klondike
+with partial runs counts a tableau pile's face-down cards and its root, not the face-up cards
+on the root, which can be moved between their two possible places at will), so that positions
+the solver would find a win from exactly alike are kept as one (``game_key``; why Klondike's
+is sound is in its module).
+
+The budget is split among searches (``restart_nodes``): half of it among short ones, of
+``restart_nodes`` positions times Luby's sequence, the first in the policy's order and every
+later one in a shaken order (``move_rank``), and the other half to one last search that can
+still prove a deal unsolvable.  A depth-first search's time to a win varies wildly with the
+order of its moves, so many short searches in different orders decide far more deals than one
+long one; no restart can make a verdict wrong, since solvable is a line found and unsolvable a
+search that ran out of positions.
+
 Each deal ends with one of three verdicts:
 
 * solvable: a winning line was found; the player then plays it through the ordinary loop, so
@@ -112,9 +126,22 @@ SOLVER_SETTINGS = (
     Setting("stock_macro", True, "after a stock turn only the moves that use the stock or waste "
             "are tried (the tableau's own moves commute with the turns; off: every move at "
             "every draw state, the plain search)", flag=True),
+    Setting("game_key", True, "the game's own key where it has one, which counts only what "
+            "decides the future (Klondike with partial runs: a pile's face-down cards and its "
+            "root, not the face-up run on it, which can be rearranged); off: every card",
+            flag=True),
+    Setting("restart_nodes", 1_000, "the shortest of the searches half the budget is split "
+            "among, in positions (0: one search); their lengths follow Luby's sequence (1, 1, "
+            "2, 1, 1, 2, 4, ...), each after the first in a shaken order, and one last search "
+            "has the other half: a deal one order gets lost in, another may solve at once",
+            low=0, high=10**12),
+    Setting("shake", 10.0, "how far a restart's shaken order may move a move, in kinds of the "
+            "order (below 1: only within its kind; 10, nearly any order)", number=True),
 )
-P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO = own_slots(SOLVER_SETTINGS)
-game_setup = game_safe_move = game_keeps_moves = _unbound  # the game's kernels (binder.py)
+P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_GAME_KEY, P_RESTART_NODES, P_SHAKE = own_slots(
+    SOLVER_SETTINGS)
+game_setup = game_safe_move = game_keeps_moves = game_solver_pile_hash = _unbound  # the game's
+# kernels (binder.py)
 GAME_STOCK_MACRO = False  # the game's ``STOCK_TURNS_COMMUTE`` (binder.py)
 GAME_HAS_SCRATCH = True  # the game has scratch counters (binder.py): the key needs the listing
 # Salted into the key of a position reached by a stock turn (a "draw state", searched without
@@ -127,8 +154,9 @@ VERDICTS = ("solvable", "unsolvable", "unknown")
 # SolverWork.meta: the table's epoch (one per search), the line's length, the next move of the
 # line to play, the move count the next call must find, the last verdict, its nodes, and the
 # most foundation cards any searched position had (how far the search got: the hop player's
-# estimate of a world it could not decide).
-EPOCH, LINE_LENGTH, CURSOR, EXPECTED_MOVES, VERDICT, NODES, MOST_FOUNDATION = range(7)
+# estimate of a world it could not decide), and how many positions were new to the table (the
+# nodes less the repeats: benchmarks/solver.py).
+EPOCH, LINE_LENGTH, CURSOR, EXPECTED_MOVES, VERDICT, NODES, MOST_FOUNDATION, SEARCHED = range(8)
 
 
 class SolverWork(NamedTuple):
@@ -188,16 +216,26 @@ def level(work, d):
 
 
 @template(compile_as=kernel(inline="always"))
-def level_hash(work, d, pos, move, fresh):
-    """The position hash of level ``d`` (``hash_of(pos)``), kept pile by pile as the loop guard
-    keeps it (engine/loop.py): the level's shares start as its parent's, and after a move of a
-    narrow kind only its two piles are hashed again; after any other move (or ``fresh``) all."""
+def key_share(pos, rules, p, game_key):
+    """Pile ``p``'s share of the key: the game's own (``solver_pile_hash``) or the whole pile."""
+    if game_key:
+        return game_solver_pile_hash(pos, rules, p, GAME_PILE_SALTS[p])
+    return pile_hash(pos, p, GAME_PILE_SALTS[p])
+
+
+@template(compile_as=kernel(inline="always"))
+def level_hash(work, d, pos, rules, move, fresh, game_key):
+    """The position hash of level ``d``, kept pile by pile as the loop guard keeps it
+    (engine/loop.py): the level's shares start as its parent's, and after a move of a narrow
+    kind only its two piles are hashed again; after any other move (or ``fresh``) all.  A pile's
+    share is the game's ``solver_pile_hash`` where ``game_key`` (the whole pile, ``pile_hash``,
+    unless the game proves that less of it decides the future), else ``pile_hash``."""
     shares = work.shares[d]
     n_piles = pos.lens.shape[0]
     if fresh or not is_narrow(move, n_piles):
         total = np.uint64(0)
         for p in range(n_piles):
-            shares[p] = pile_hash(pos, p, GAME_PILE_SALTS[p])
+            shares[p] = key_share(pos, rules, p, game_key)
             total += shares[p]
         shares[n_piles] = total
     else:
@@ -205,11 +243,11 @@ def level_hash(work, d, pos, move, fresh):
             shares[c] = work.shares[d - 1, c]
         src, dst = move[M_SRC], move[M_DST]
         shares[n_piles] -= shares[src]
-        shares[src] = pile_hash(pos, src, GAME_PILE_SALTS[src])
+        shares[src] = key_share(pos, rules, src, game_key)
         shares[n_piles] += shares[src]
         if dst != src:
             shares[n_piles] -= shares[dst]
-            shares[dst] = pile_hash(pos, dst, GAME_PILE_SALTS[dst])
+            shares[dst] = key_share(pos, rules, dst, game_key)
             shares[n_piles] += shares[dst]
     return mix64(shares[n_piles] + counters_hash(pos, GAME_STATE_VARS))
 
@@ -262,11 +300,25 @@ def table_add(work, key, epoch):
     return True
 
 
+@kernel(inline="always")
+def move_rank(policy, rows, r, salt, shake):
+    """Where row ``r`` sorts: its kind's priority, plus, in a shaken search (``salt`` not 0), a
+    fraction of ``shake`` drawn from the move and the salt (the same on every machine)."""
+    priority = policy[P_PRIORITY + rows[r, M_KIND]]
+    if salt == 0:
+        return priority
+    x = salt
+    for c in range(MOVE_COLUMNS):
+        x = mix64(x ^ np.uint64(rows[r, c] + 0x9E3779B97F4A7C15))
+    return priority + shake * (np.float64(x >> np.uint64(11)) / 9007199254740992.0)
+
+
 @template(compile_as=kernel(inline="always"))
-def push_candidates(work, pos, rules, policy, n, top, skip):
+def push_candidates(work, pos, rules, policy, n, top, skip, salt):
     """Copy the ``n`` listed moves the policy allows onto the stack at ``top``, best kind first
-    (a stable insertion sort: listed order within a kind); return how many.  A move the game
-    proves safe (``safe_move``) is pushed alone: no line is lost by playing it first.
+    (a stable insertion sort: listed order within a kind, or shaken by ``salt``, see
+    ``move_rank``); return how many.  A move the game proves safe (``safe_move``) is pushed
+    alone: no line is lost by playing it first.
 
     The first ``skip`` listed moves are left out, and not read: at a draw state, the tableau's
     own moves, which it does not list again (see ``solve``).  The safe move is looked for among
@@ -277,13 +329,14 @@ def push_candidates(work, pos, rules, policy, n, top, skip):
         for c in range(MOVE_COLUMNS):
             work.rows[top, c] = work.listed[safe, c]
         return 1
+    shake = policy[P_SHAKE]
     count = 0
     for i in range(skip, n):
-        priority = policy[P_PRIORITY + work.listed[i, M_KIND]]
-        if priority == NEVER:
+        if policy[P_PRIORITY + work.listed[i, M_KIND]] == NEVER:
             continue
+        rank = move_rank(policy, work.listed, i, salt, shake)
         j = top + count
-        while j > top and policy[P_PRIORITY + work.rows[j - 1, M_KIND]] > priority:
+        while j > top and move_rank(policy, work.rows, j - 1, salt, shake) > rank:
             for c in range(MOVE_COLUMNS):
                 work.rows[j, c] = work.rows[j - 1, c]
             j -= 1
@@ -296,26 +349,71 @@ def push_candidates(work, pos, rules, policy, n, top, skip):
 @template
 def solve(pos, rules, rng, policy, work):
     """Search from ``pos`` (random streams ``rng``); return the verdict, the winning line in
-    ``work.line`` (``meta[LINE_LENGTH]`` moves) when solvable."""
+    ``work.line`` (``meta[LINE_LENGTH]`` moves) when solvable.
+
+    With ``restart_nodes`` half the budget is split among searches of ``restart_nodes`` times
+    Luby's sequence, the first in the policy's order and the others shaken (``move_rank``), and
+    one last shaken search has the other half: a depth-first search's time to a win varies
+    wildly with its order, so many short searches decide more deals than one long one, and the
+    long one still proves what is unsolvable.  Each starts with an empty table (a position the
+    last one left half searched is no verdict), and any one that searches every reachable
+    position proves the deal unsolvable."""
+    meta = work.meta
+    meta[NODES] = 0
+    meta[SEARCHED] = 0
+    meta[LINE_LENGTH] = 0
+    meta[MOST_FOUNDATION] = pos.vars[V_FOUNDATION]
+    budget = np.int64(policy[P_NODES])
+    unit = np.int64(policy[P_RESTART_NODES])
+    attempt = 0
+    while True:
+        left = budget - meta[NODES]
+        allowed = left if unit == 0 or 2 * left <= budget else min(unit * luby(attempt + 1),
+                                                                    left - budget // 2)
+        salt = np.uint64(0) if attempt == 0 else mix64(np.uint64(attempt) * np.uint64(
+            0xD6E8FEB86659FD93))
+        verdict = search(pos, rules, rng, policy, work, allowed, salt)
+        if verdict != UNKNOWN or meta[NODES] >= budget:
+            return verdict
+        attempt += 1
+
+
+@kernel(inline="always")
+def luby(i):
+    """Term ``i`` (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...:
+    the restart lengths that lose at most a log factor against the best fixed length for any
+    distribution of search times (Luby, Sinclair & Zuckerman 1993)."""
+    k = np.int64(1)
+    while (np.int64(1) << k) - 1 < i:
+        k += 1
+    while (np.int64(1) << k) - 1 != i:
+        i -= (np.int64(1) << (k - 1)) - 1
+        k = np.int64(1)
+        while (np.int64(1) << k) - 1 < i:
+            k += 1
+    return np.int64(1) << (k - 1)
+
+
+@template
+def search(pos, rules, rng, policy, work, budget, salt):
+    """One depth-first search of at most ``budget`` nodes, its moves ordered by ``salt`` (0:
+    the policy's order); see ``solve``."""
     meta = work.meta
     meta[EPOCH] += 1
     epoch = np.uint32(meta[EPOCH] & 0xFFFFFFFF)
-    budget = np.int64(policy[P_NODES])
     max_depth = work.line.shape[0]
     root = level(work, 0)
     copy_position(pos, root)
     for k in range(rng.shape[0]):
         work.rngs[0, k] = rng[k]
-    meta[LINE_LENGTH] = 0
-    meta[NODES] = 0
-    meta[MOST_FOUNDATION] = root.vars[V_FOUNDATION]
     if is_won(root):
         return SOLVABLE
     n = list_moves(root, rules, work.listed)
-    table_add(work, solver_key(root, work.rngs[0], level_hash(work, 0, root, work.listed[0], True)),
-              epoch)
+    game_key = policy[P_GAME_KEY] != 0
+    root_hash = level_hash(work, 0, root, rules, work.listed[0], True, game_key)
+    table_add(work, solver_key(root, work.rngs[0], root_hash), epoch)
     work.first[0] = 0
-    work.count[0] = push_candidates(work, root, rules, policy, n, 0, 0)
+    work.count[0] = push_candidates(work, root, rules, policy, n, 0, 0, salt)
     work.tried[0] = 0
     macro = GAME_STOCK_MACRO and policy[P_STOCK_MACRO] != 0
     top = work.count[0]
@@ -341,7 +439,7 @@ def solve(pos, rules, rng, policy, work):
             work.rngs[d + 1, k] = work.rngs[d, k]
         apply_listed(child, rules, work.rows[row], work.rngs[d + 1])
         nodes += 1
-        meta[NODES] = nodes
+        meta[NODES] += 1
         if child.vars[V_FOUNDATION] > meta[MOST_FOUNDATION]:
             meta[MOST_FOUNDATION] = child.vars[V_FOUNDATION]
         if is_won(child):
@@ -356,7 +454,8 @@ def solve(pos, rules, rng, policy, work):
         if GAME_HAS_SCRATCH:  # listed first: the key reads the scratch counters it sets
             n = list_moves(child, rules, work.listed)
         key = solver_key(child, work.rngs[d + 1],
-                         level_hash(work, d + 1, child, work.rows[row], False))
+                         level_hash(work, d + 1, child, rules, work.rows[row], False,
+                                    game_key))
         skip = 0
         if draw:  # a draw state: searched in full already, or now without the stable moves
             if table_has(work, key, epoch):
@@ -366,6 +465,7 @@ def solve(pos, rules, rng, policy, work):
             skip = child.vars[V_MOVES_KEPT] - 1
         if not table_add(work, key, epoch):
             continue
+        meta[SEARCHED] += 1
         if not GAME_HAS_SCRATCH:  # listed only for a position not searched before
             n = list_moves(child, rules, work.listed)
         if d + 1 >= max_depth:
@@ -376,7 +476,7 @@ def solve(pos, rules, rng, policy, work):
             continue
         d += 1
         work.first[d] = top
-        work.count[d] = push_candidates(work, child, rules, policy, n, top, skip)
+        work.count[d] = push_candidates(work, child, rules, policy, n, top, skip, salt)
         work.tried[d] = 0
         top += work.count[d]
 

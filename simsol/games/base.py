@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from simsol.cards import DeckSpec
+from simsol.engine.hashing import pile_hash
 from simsol.engine.jit import kernel
 from simsol.rules import Option
 
@@ -67,6 +68,12 @@ def never_keeps(move):
 def no_safe_move(pos, rules, moves, n):
     """For games with no move the solver may play without trying the others."""
     return -1
+
+
+@kernel(inline="always")
+def whole_pile_hash(pos, rules, p, salt):
+    """For games whose solver key reads every card of every pile."""
+    return pile_hash(pos, p, salt)
 
 
 @kernel(inline="always")
@@ -117,6 +124,7 @@ class Game:
     feature_ranges: dict = field(default_factory=dict)  # feature -> (low, high) tune searches
     feature_score: Callable = no_game_features
     safe_move: Callable = no_safe_move  # the solver's: a move that cannot be wrong, or -1
+    solver_pile_hash: Callable = whole_pile_hash  # a pile's share of the solver's key
     narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
     progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
     stock_turns_commute: bool = True  # the solver may leave stable moves out after a stock turn
@@ -170,6 +178,7 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         feature_ranges=dict(names.get("FEATURE_RANGES", {})),
         feature_score=names.get("feature_score", no_game_features),
         safe_move=names.get("safe_move", no_safe_move),
+        solver_pile_hash=names.get("solver_pile_hash", whole_pile_hash),
         narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
         progress_kinds=tuple(names.get("PROGRESS_KINDS", ())),
         stock_turns_commute=names.get("STOCK_TURNS_COMMUTE", True))

@@ -4,6 +4,7 @@ and the book's space rule (Kings only until all four Kings are placed)."""
 from __future__ import annotations
 
 from simsol.cards import ACE, STANDARD
+from simsol.engine.hashing import pile_hash, root_pile_hash
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -317,6 +318,25 @@ def safe_move(pos, rules, moves, n):
         if no_card_needs(lens, moves[i, 4], rules[R_WORRY]):
             return i
     return -1
+
+
+@kernel(inline="always")
+def solver_pile_hash(pos, rules, p, salt):
+    """The solver's key share of pile ``p`` (engine/solver.py).  With partial runs only a
+    tableau pile's face-down cards and its root (the face-up card on them, or at the foot of a
+    pile without any) count, not the face-up cards above.  Why no win is lost: every other
+    face-up card lies on one of the two cards it may build on (one rank higher, the other
+    colour), each of those holds at most one, and a partial move takes it with its run from one
+    to the other whenever the other is free.  Two positions that differ only in where those
+    cards lie allow the same plays: a card one of them can play up, or a card or run it can put
+    on a card, the other can too after at most a few such moves (the card it needs free has its
+    twin free to take what lies on it, or the first position could not play either), and both
+    come to positions that again differ only so.  So one is won exactly when the other is, and
+    the table may keep them as one (tests/test_solver.py compares the verdicts with the
+    whole-pile key's).  Whole runs only: every card counts."""
+    if rules[R_PARTIAL] and p >= T0:
+        return root_pile_hash(pos, p, salt)
+    return pile_hash(pos, p, salt)
 
 
 @kernel
