@@ -7,6 +7,7 @@ kernel agree, and records do not depend on seed handling, chunking or worker cou
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -14,10 +15,25 @@ import pytest
 import simsol
 from simsol.engine.state import END_REASONS
 from simsol.games import get_game
+from simsol.policies import FAST_POLICIES
 from simsol.trace import trace
 from tests.conftest import game_preset_policies, game_presets
 
 DEALS = (0, 1, 2)
+
+
+@lru_cache(maxsize=None)
+def _searched(game, preset, policy, deal):
+    return trace(game, preset=preset, policy=policy, seed=11, deal=deal)
+
+
+def traced(game, preset, policy, deal):
+    """The traced game.  A searching player's is played once for both tests that read it (a
+    trace is deterministic, and neither test changes it): the look-ahead plays Grandma's
+    Patience for minutes.  The fast players' are cheap to play again, and not kept."""
+    if policy in FAST_POLICIES:
+        return trace(game, preset=preset, policy=policy, seed=11, deal=deal)
+    return _searched(game, preset, policy, deal)
 
 
 @pytest.mark.parametrize("game,preset,policy", game_preset_policies())
@@ -25,7 +41,7 @@ def test_every_card_exactly_once_and_games_end(game, preset, policy):
     the_game = get_game(game)
     deck = Counter(int(c) for c in the_game.deck.cards())
     for deal in DEALS:
-        t = trace(game, preset=preset, policy=policy, seed=11, deal=deal)
+        t = traced(game, preset, policy, deal)
         assert t.end in END_REASONS
         assert len(t.moves) <= 5000
         for step in range(len(t.moves) + 1):
@@ -41,7 +57,7 @@ def test_trace_matches_batch_records(game, preset, policy):
     records = simsol.simulate(game, preset=preset, policy=policy, deals=len(DEALS), seed=11,
                               workers=1).data
     for deal, record in zip(DEALS, records):
-        t = trace(game, preset=preset, policy=policy, seed=11, deal=deal)
+        t = traced(game, preset, policy, deal)
         assert (record["won"], record["foundation"], record["moves"], record["passes"]) == (
             t.won, t.foundation, len(t.moves), t.passes)
 
