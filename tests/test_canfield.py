@@ -50,6 +50,31 @@ def test_foundations_build_up_from_the_base_rank_and_wrap():
                                                 ("to_foundation", "tableau2", "foundation2", 1)}
 
 
+# Base 8: 7♥ may go on 8♠ only when the tableau wraps all the way round; K♥ on A♠ either way.
+WRAPS = BASE + """
+foundation1: 8♦
+tableau1: 8♠
+tableau2: 7♥
+tableau3: A♠
+tableau4: K♥
+waste: 7♦
+"""
+
+
+@pytest.mark.parametrize("preset, seven_on_eight", [("book", True), ("solvitaire", False)])
+def test_the_tableau_wraps_all_round_in_the_book_and_from_the_base_in_solvitaire(
+        preset, seven_on_eight):
+    """The book's tableau wraps all the way round; Solvitaire counts ranks from the base card
+    (``wrap=from-base``), so the rank below the base, the last, goes on no card, from a pile or
+    from the waste, while a King still goes on an Ace (base 8: A is the sixth rank, K the fifth)."""
+    moves = keys(WRAPS, preset=preset)
+    onto_eight = {m for m in moves if m[2] == "tableau1"}
+    assert bool(onto_eight) == seven_on_eight
+    if seven_on_eight:
+        assert {m[1] for m in onto_eight} == {"tableau2", "waste"}
+    assert any(m[1] == "tableau4" and m[2] == "tableau3" for m in moves)
+
+
 def test_a_full_foundation_takes_nothing_more():
     full = "8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠"
     # the second 8♠ is another pack's copy: only the 13-card limit can refuse it
@@ -129,7 +154,8 @@ def test_any_part_moves_every_part_of_the_run_the_others_do_not():
 
 
 def test_the_solvitaire_preset():
-    assert CANFIELD.presets["solvitaire"] == {"moves": "any-part", "space": "reserve-then-any"}
+    assert CANFIELD.presets["solvitaire"] == {"moves": "any-part", "space": "reserve-then-any",
+                                              "wrap": "from-base"}
     defaults = {o.name: o.default for o in CANFIELD.options}
     assert (defaults["draw"], defaults["redeals"], defaults["worrying_back"]) == (3, None, False)
 

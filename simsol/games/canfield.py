@@ -15,10 +15,15 @@ card, may return onto a pile where it builds down; never into a space.
 Solvitaire's Canfield (preset ``solvitaire``, the rules of its published solvability figures,
 Blake & Gent): any part of a pile's built run may move (``moves=any-part``), and a space is filled
 at once from the reserve while it lasts, then by any card, the waste top or any part of a pile's
-run (``space=reserve-then-any``); draw 3, unlimited redeals, no worrying back.
+run (``space=reserve-then-any``); draw 3, unlimited redeals, no worrying back; and the
+tableau's ranks run from the base card (``wrap=from-base``): Solvitaire counts ranks from the
+base up, so a King goes on an Ace but nothing goes on a card of the base's rank (with base 7, no
+6 on a 7), where the book's wrap goes all the way round.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from simsol.cards import STANDARD
 from simsol.engine.jit import kernel
@@ -83,8 +88,12 @@ OPTIONS = (
            choices=SPACE_READINGS),
     Option("worrying_back", False, "a foundation's top card may come back onto a pile",
            boolean=True),
+    Option("wrap", "around", "how the tableau's ranks wrap: all the way round, a King on an Ace "
+           "and every card on the next (book); or counted from the base card, so a card of the "
+           "base's rank takes nothing (Solvitaire)", choices=("around", "from-base")),
 )
-R_DRAW, R_REDEALS, R_MOVES, R_SPACE, R_WORRY = range(len(OPTIONS))
+R_DRAW, R_REDEALS, R_MOVES, R_SPACE, R_WORRY, R_WRAP = range(len(OPTIONS))
+WRAP_AROUND, WRAP_FROM_BASE = range(2)
 MOVES_WHOLE, MOVES_TOP_OR_WHOLE, MOVES_ANY_PART = range(len(MOVE_READINGS))
 SPACE_AT_ONCE, SPACE_BY_CHOICE, SPACE_RESERVE_OR_WASTE, SPACE_THEN_ANY = range(
     len(SPACE_READINGS))
@@ -96,7 +105,7 @@ PRESETS = {
     "three-passes": {"redeals": 2},
     "draw1-single-pass": {"draw": 1, "redeals": 0},
     "standard": {"moves": "top-or-whole"},
-    "solvitaire": {"moves": "any-part", "space": "reserve-then-any"},
+    "solvitaire": {"moves": "any-part", "space": "reserve-then-any", "wrap": "from-base"},
 }
 PRESET_DOCS = {
     "book": "draw 3, unlimited redeals, whole piles move, spaces filled at once from the reserve",
@@ -106,13 +115,15 @@ PRESET_DOCS = {
     "draw1-single-pass": "one card at a time, a single pass (Casino Canfield)",
     "standard": "the top card alone or the whole pile may move (the modern reading)",
     "solvitaire": "Solvitaire's rules (its solvability figures): any part of a pile's run moves, "
-                  "a space filled at once from the reserve, then by any card",
+                  "a space filled at once from the reserve, then by any card, the tableau's "
+                  "ranks counted from the base card",
 }
 
 NAME = "canfield"
 TITLE = "Canfield («Кэнфилд»)"
 SOURCE = "Leeming (seed 000)"
 DECK = STANDARD
+RULES_VERSION = 2  # r2: the solvitaire preset counts the tableau's ranks from the base (wrap)
 
 STOCK_PILE, WASTE = 0, 1
 F0, NF = 2, 4
@@ -126,6 +137,10 @@ INTERCHANGEABLE = (range(T0, T0 + NT),)  # the tableau: only its cards matter, n
 COUNTERS = game_counters("base_rank")  # the base card's rank: it starts every foundation
 (BASE_RANK,) = COUNTERS
 keeps_moves = stock_keeps_moves
+# The tableau's successions: row 0 wraps all the way round (SUCC_WRAP); row b counts from base
+# rank b, so the rank below b (the last from the base) goes on nothing.
+TABLEAU_SUCCS = np.array([SUCC_WRAP] + [np.where(np.arange(14) == (b + 11) % 13 + 1, 0, SUCC_WRAP)
+                                        for b in range(1, 14)], dtype=np.int64)
 
 # Worrying back followed at once by building the reserve or waste top on the returned card: the
 # only worrying back greedy plays, so it never shuttles a card between foundation and pile (each
@@ -165,8 +180,14 @@ def setup(deck, rules, pos, rng):
     vars[V_PASSES] = 1
 
 
+@kernel(inline="always")
+def tableau_succ(vars, rules):
+    """The tableau's succession under the ``wrap`` rule (a row of ``TABLEAU_SUCCS``)."""
+    return TABLEAU_SUCCS[vars[BASE_RANK] if rules[R_WRAP] == WRAP_FROM_BASE else 0]
+
+
 @kernel
-def gen_worrying_back(piles, lens, down, helper, plain, moves, n):
+def gen_worrying_back(piles, lens, down, helper, plain, succ, moves, n):
     """Foundation tops back onto a pile: plain moves (when ``plain``), and the compound
     ``worry_back_build`` wherever ``helper``'s top card would then build on the returned card.
     Never into a space: spaces take only reserve or waste cards."""
@@ -175,11 +196,11 @@ def gen_worrying_back(piles, lens, down, helper, plain, moves, n):
         if lens[f] == 0:
             continue
         card = top(piles, lens, f)
-        helps = helper_card >= 0 and builds_on(helper_card, card, ALTERNATE_COLOURS, SUCC_WRAP)
+        helps = helper_card >= 0 and builds_on(helper_card, card, ALTERNATE_COLOURS, succ)
         if not (plain or helps):
             continue
         for dst in range(T0, T0 + NT):
-            if not may_go_on(piles, lens, down, dst, card, ALTERNATE_COLOURS, SUCC_WRAP):
+            if not may_go_on(piles, lens, down, dst, card, ALTERNATE_COLOURS, succ):
                 continue
             if plain:
                 n = add_move(moves, n, WORRY_BACK, f, dst, 1, card)
@@ -214,9 +235,10 @@ def generate_stable(pos, rules, moves):
                           RESERVE_TO_FOUNDATION, moves, 0)
     n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, base, SUCC_WRAP, 13,
                           TO_FOUNDATION, moves, n)
+    succ = tableau_succ(vars, rules)
     if lens[RESERVE] > down[RESERVE]:
         n = gen_card_to_tableau(piles, lens, down, RESERVE, T0, NT, ALTERNATE_COLOURS,
-                                SUCC_WRAP, SPACE_ANY, RESERVE_TO_TABLEAU, moves, n)
+                                succ, SPACE_ANY, RESERVE_TO_TABLEAU, moves, n)
     grab = GRAB_WHOLE
     if rules[R_MOVES] == MOVES_TOP_OR_WHOLE:
         grab = GRAB_TOP_OR_WHOLE
@@ -225,10 +247,10 @@ def generate_stable(pos, rules, moves):
     # pile to space only under Solvitaire's reading, once the reserve is out (before, a space
     # is filled at once from the reserve: the forced move above)
     pile_space = SPACE_ANY if rules[R_SPACE] == SPACE_THEN_ANY else SPACE_NONE
-    n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_WRAP,
+    n = gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, succ,
                           pile_space, F0, 1, base, SUCC_WRAP, 13, moves, n)
     if rules[R_WORRY]:
-        n = gen_worrying_back(piles, lens, down, RESERVE, True, moves, n)
+        n = gen_worrying_back(piles, lens, down, RESERVE, True, succ, moves, n)
     return n
 
 
@@ -243,11 +265,12 @@ def generate(pos, rules, moves, n):
         n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, base, SUCC_WRAP, 13,
                               WASTE_TO_FOUNDATION, moves, n)
         waste_space = lens[RESERVE] == 0 or rules[R_SPACE] == SPACE_RESERVE_OR_WASTE
-        n = gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, SUCC_WRAP,
+        succ = tableau_succ(vars, rules)
+        n = gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, succ,
                                 SPACE_ANY if waste_space else SPACE_NONE, WASTE_TO_TABLEAU,
                                 moves, n)
         if rules[R_WORRY]:
-            n = gen_worrying_back(piles, lens, down, WASTE, False, moves, n)
+            n = gen_worrying_back(piles, lens, down, WASTE, False, succ, moves, n)
     return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
                           moves, n)
 
