@@ -229,6 +229,17 @@ def test_the_default_search_finds_the_verdicts_of_a_plainer_one(options):
     assert all(d == p for d, p in both), list(zip(default, plainer))
 
 
+def test_without_restarts_a_search_cut_short_is_not_searched_again():
+    """``restart_nodes=0`` is one search: cut at ``depth`` it answers unknown at once, having
+    tried each first move once, rather than spending the budget on other orders."""
+    solve = deal_solver("klondike", "standard", {"depth": 1, "restart_nodes": 0,
+                                                 "nodes": 100_000})
+    verdict, visited, _ = solve(0, 0)
+    assert verdict == "unknown" and visited < 50
+    restarted = deal_solver("klondike", "standard", {"depth": 1, "nodes": 100_000})
+    assert restarted(0, 0)[:2] == ("unknown", 100_000)  # restarts: other orders, to the budget
+
+
 def test_restart_lengths_follow_lubys_sequence():
     from simsol.engine.solver import luby
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

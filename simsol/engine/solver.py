@@ -373,7 +373,7 @@ def solve(pos, rules, rng, policy, work):
         salt = np.uint64(0) if attempt == 0 else mix64(np.uint64(attempt) * np.uint64(
             0xD6E8FEB86659FD93))
         verdict = search(pos, rules, rng, policy, work, allowed, salt)
-        if verdict != UNKNOWN or meta[NODES] >= budget:
+        if verdict != UNKNOWN or meta[NODES] >= budget or unit == 0:
             return verdict
         attempt += 1
 
