@@ -171,6 +171,7 @@ class SolverWork(NamedTuple):
     rngs: np.ndarray  # uint64[depth + 1, 2 * N_STREAMS]
     shares: np.ndarray  # uint64[depth + 1, n_piles + 1]: each pile's share of the hash, the sum
     rows: np.ndarray  # int64[stack rows, MOVE_COLUMNS]: the candidates of every level
+    ranks: np.ndarray  # float64[stack rows]: where each row sorts (``move_rank``), while pushed
     first: np.ndarray  # int64[depth + 1]: where a level's candidates start on the stack
     count: np.ndarray  # int64[depth + 1]: how many it has
     tried: np.ndarray  # int64[depth + 1]: how many of them were tried
@@ -195,14 +196,15 @@ def make_work(game, policy) -> SolverWork:
     levels = depth + 1
     meta = np.zeros(8, dtype=np.int64)
     meta[EXPECTED_MOVES] = -1
+    stack = max(levels * ROWS_PER_DEPTH, MAX_MOVES_LISTED)
     return SolverWork(np.zeros((levels, game.n_piles, game.capacity), dtype=np.uint8),
                       np.zeros((levels, game.n_piles), dtype=np.int64),
                       np.zeros((levels, game.n_piles), dtype=np.int64),
                       np.zeros((levels, N_VARS), dtype=np.int64),
                       np.zeros((levels, 2 * N_STREAMS), dtype=np.uint64),
                       np.zeros((levels, game.n_piles + 1), dtype=np.uint64),
-                      np.zeros((max(levels * ROWS_PER_DEPTH, MAX_MOVES_LISTED), MOVE_COLUMNS),
-                               dtype=np.int64),
+                      np.zeros((stack, MOVE_COLUMNS), dtype=np.int64),
+                      np.zeros(stack, dtype=np.float64),
                       np.zeros(levels, dtype=np.int64), np.zeros(levels, dtype=np.int64),
                       np.zeros(levels, dtype=np.int64),
                       np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64),
@@ -336,12 +338,14 @@ def push_candidates(work, pos, rules, policy, n, top, skip, salt):
             continue
         rank = move_rank(policy, work.listed, i, salt, shake)
         j = top + count
-        while j > top and move_rank(policy, work.rows, j - 1, salt, shake) > rank:
+        while j > top and work.ranks[j - 1] > rank:
             for c in range(MOVE_COLUMNS):
                 work.rows[j, c] = work.rows[j - 1, c]
+            work.ranks[j] = work.ranks[j - 1]
             j -= 1
         for c in range(MOVE_COLUMNS):
             work.rows[j, c] = work.listed[i, c]
+        work.ranks[j] = rank
         count += 1
     return count
 
