@@ -54,7 +54,9 @@ class Base:
 # 5: the solver restarts in shaken orders (``restart_nodes``) and keys Klondike with partial
 #    runs by its face-down cards and roots (``game_key``), so under the same budget it decides
 #    other deals, and hop, which asks it, plays otherwise.  The other players play as in 3.
-PLAYERS_VERSION = 5
+# 6: the solver searches the moves within a Klondike class (5 took them for repeats and so
+#    called some solvable deals unsolvable); the solver's and hop's results move.
+PLAYERS_VERSION = 6
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

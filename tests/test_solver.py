@@ -216,6 +216,35 @@ def test_the_klondike_key_ignores_where_a_face_up_card_lies_only_with_partial_ru
         assert solver_key_of(changed, preset) != solver_key_of(position, preset)
 
 
+# The only way out: 7♣ from 8♥ onto 8♦ (a move the class key does not see: both piles keep their
+# root), then 8♥, 9♠, 6♣, 7♣ and 8♦ up.  8♦ up first leaves 7♣ nowhere to go (spaces take
+# Kings only) while it covers 8♥, which covers 9♠, which covers 6♣, which 7♣ needs.
+ONLY_WITHIN_THE_CLASS = """
+foundation1: A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠
+foundation2: A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥
+foundation3: A♣ 2♣ 3♣ 4♣ 5♣
+foundation4: A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦
+tableau1: (6♣) 9♠ 8♥ 7♣
+tableau2: 8♦
+tableau3: (K♦) (Q♦) (J♦) (10♦) (9♦) (K♣) (Q♣) (J♣) (10♣) (9♣) (8♣) (K♠) (Q♠) (J♠) (10♠) (K♥) (Q♥) (J♥) (10♥) 9♥
+"""
+
+
+@pytest.mark.parametrize("options", [{}, {"restart_nodes": 0}, {"game_key": False}])
+def test_a_win_through_a_move_within_the_klondike_class_is_found(options):
+    """Klondike's key counts 7♣ on 8♥ and 7♣ on 8♦ as one position (a class), but only the
+    second frees 8♥.  A search that took the move between them for a repeat of its parent
+    would call this deal unsolvable (players version 5 did); moves within a class are searched,
+    each position of the class once (its every-card key)."""
+    from simsol.positions import moves_from
+    game = get_game("klondike")
+    assert sorted(m.kind for m in moves_from(game, ONLY_WITHIN_THE_CLASS, preset="standard")) \
+        == ["to_foundation", "uncover"]
+    end, _ = play_out(game, ONLY_WITHIN_THE_CLASS, policy="solver", preset="standard",
+                      policy_options={"nodes": 100_000, "table_mb": 4, **options})
+    assert end == "won"
+
+
 @pytest.mark.parametrize("options", [{"game_key": False}, {"restart_nodes": 0},
                                      {"restart_nodes": 300, "shake": 0.5}])
 def test_the_default_search_finds_the_verdicts_of_a_plainer_one(options):

@@ -45,8 +45,14 @@ a position's moves are listed only once the table says it is new.
 A game may also key its piles by less than all their cards (its ``solver_pile_hash``: Klondike
 with partial runs counts a tableau pile's face-down cards and its root, not the face-up cards
 on the root, which can be moved between their two possible places at will), so that positions
-the solver would find a win from exactly alike are kept as one (``game_key``; why Klondike's
-is sound is in its module).
+the solver would find a win from exactly alike are kept as one *class* (``game_key``; why
+Klondike's classes are sound is in its module).  A class is searched from the first of its
+positions the search meets, together with every position of the class that moves reach from
+there: a move whose child has its parent's class key is searched unless that very position was
+(each position of a class is kept beside it under its every-card key, ``fine_key``), while a
+move into a class met before, from another class, is a repeat.  The moves within a class are
+what the equivalence needs (one arrangement frees a card the other covers: players version 5
+took them for repeats and called such deals unsolvable; tests/test_solver.py has one).
 
 The budget is split among searches (``restart_nodes``): half of it among short ones, of
 ``restart_nodes`` positions times Luby's sequence, the first in the policy's order and every
@@ -84,7 +90,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simsol.engine.binder import _unbound, entry_template, template
-from simsol.engine.hashing import counters_hash, mix64, pile_hash
+from simsol.engine.hashing import counters_hash, mix64, pile_hash, position_hash
 from simsol.engine.jit import kernel
 from simsol.engine.layout import NEVER, P_PRIORITY, Setting, own_slots
 from simsol.engine.loop import (  # bound per game
@@ -144,6 +150,8 @@ game_setup = game_safe_move = game_keeps_moves = game_solver_pile_hash = _unboun
 # kernels (binder.py)
 GAME_STOCK_MACRO = False  # the game's ``STOCK_TURNS_COMMUTE`` (binder.py)
 GAME_HAS_SCRATCH = True  # the game has scratch counters (binder.py): the key needs the listing
+# Salted into a position's every-card key, kept beside the keys of its class (see ``search``).
+FINE_SALT = np.uint64(0x2545F4914F6CDD1D)
 # Salted into the key of a position reached by a stock turn (a "draw state", searched without
 # the tableau's own moves), so that it never stands for the same position searched in full.
 DRAW_STATE_SALT = np.uint64(0x5851F42D4C957F2D)
@@ -180,6 +188,8 @@ class SolverWork(NamedTuple):
     stamps: np.ndarray  # uint32[slots]: the search that wrote each slot
     line: np.ndarray  # int64[depth, MOVE_COLUMNS]: the winning line
     meta: np.ndarray  # int64[8]
+    level_keys: np.ndarray  # uint64[depth + 1]: each level's key (its class, with ``game_key``)
+    fine_kept: np.ndarray  # int8[depth + 1]: the level's every-card key is in the table
 
 
 def table_slots(megabytes: float) -> int:
@@ -209,7 +219,8 @@ def make_work(game, policy) -> SolverWork:
                       np.zeros(levels, dtype=np.int64),
                       np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64),
                       np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.uint32),
-                      np.zeros((depth, MOVE_COLUMNS), dtype=np.int64), meta)
+                      np.zeros((depth, MOVE_COLUMNS), dtype=np.int64), meta,
+                      np.zeros(levels, dtype=np.uint64), np.zeros(levels, dtype=np.int8))
 
 
 @kernel(inline="always")
@@ -268,6 +279,15 @@ def solver_key(pos, rng, position_hash):
         extra += mix64(np.uint64(pos.vars[k]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(k))
     extra += mix64(rng[2 * GAME_STREAM + 1] + np.uint64(0xD1B54A32D192ED03))
     key = mix64(position_hash ^ extra)
+    return key if key != 0 else np.uint64(1)
+
+
+@template(compile_as=kernel(inline="always"))
+def fine_key(pos, rng):
+    """The key of ``pos`` reading every card (``pile_hash`` for every pile, whatever
+    ``game_key``), salted apart from the class keys: it tells the members of one class apart
+    (see ``search``)."""
+    key = solver_key(pos, rng, position_hash(pos, GAME_PILE_SALTS, GAME_STATE_VARS)) ^ FINE_SALT
     return key if key != 0 else np.uint64(1)
 
 
@@ -415,7 +435,9 @@ def search(pos, rules, rng, policy, work, budget, salt):
     n = list_moves(root, rules, work.listed)
     game_key = policy[P_GAME_KEY] != 0
     root_hash = level_hash(work, 0, root, rules, work.listed[0], True, game_key)
-    table_add(work, solver_key(root, work.rngs[0], root_hash), epoch)
+    work.level_keys[0] = solver_key(root, work.rngs[0], root_hash)
+    work.fine_kept[0] = 0
+    table_add(work, work.level_keys[0], epoch)
     work.first[0] = 0
     work.count[0] = push_candidates(work, root, rules, policy, n, 0, 0, salt)
     work.tried[0] = 0
@@ -467,7 +489,14 @@ def search(pos, rules, rng, policy, work, budget, salt):
             key ^= DRAW_STATE_SALT
             key = key if key != 0 else np.uint64(1)
             skip = child.vars[V_MOVES_KEPT] - 1
-        if not table_add(work, key, epoch):
+        same_class = game_key and key == work.level_keys[d]
+        if same_class:  # a move within the class: searched unless this very position was
+            if not work.fine_kept[d]:
+                table_add(work, fine_key(parent, work.rngs[d]), epoch)
+                work.fine_kept[d] = 1
+            if not table_add(work, fine_key(child, work.rngs[d + 1]), epoch):
+                continue
+        elif not table_add(work, key, epoch):
             continue
         meta[SEARCHED] += 1
         if not GAME_HAS_SCRATCH:  # listed only for a position not searched before
@@ -479,6 +508,8 @@ def search(pos, rules, rng, policy, work, budget, salt):
             cut = True
             continue
         d += 1
+        work.level_keys[d] = key
+        work.fine_kept[d] = same_class
         work.first[d] = top
         work.count[d] = push_candidates(work, child, rules, policy, n, top, skip, salt)
         work.tried[d] = 0

@@ -332,8 +332,10 @@ def solver_pile_hash(pos, rules, p, salt):
     on a card, the other can too after at most a few such moves (the card it needs free has its
     twin free to take what lies on it, or the first position could not play either), and both
     come to positions that again differ only so.  So one is won exactly when the other is, and
-    the table may keep them as one (tests/test_solver.py compares the verdicts with the
-    whole-pile key's).  Whole runs only: every card counts."""
+    the table may keep them as one class, so long as the moves within the class ("such moves")
+    are searched: the solver does (engine/solver.py; tests/test_solver.py has a deal won only
+    through one, and compares the verdicts with the whole-pile key's).  Whole runs only: every
+    card counts."""
     if rules[R_PARTIAL] and p >= T0:
         return root_pile_hash(pos, p, salt)
     return pile_hash(pos, p, salt)
