@@ -56,7 +56,10 @@ class Base:
 #    other deals, and hop, which asks it, plays otherwise.  The other players play as in 3.
 # 6: the solver searches the moves within a Klondike class (5 took them for repeats and so
 #    called some solvable deals unsolvable); the solver's and hop's results move.
-PLAYERS_VERSION = 6
+# 7: Klondike's class key replaced by a dominance rule (``solver_skips``: no twin swap that
+#    frees no card); the solver's and hop's Klondike results move, Canfield and the rest play
+#    as in 6.
+PLAYERS_VERSION = 7
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

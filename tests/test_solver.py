@@ -176,83 +176,72 @@ def test_stock_turns_commute_with_the_stable_moves(game_name):
     assert checked > 20
 
 
-def solver_key_of(position, preset: str) -> int:
-    """The sum of the piles' shares of the solver's key, as ``level_hash`` adds them up."""
-    from simsol.engine.hashing import pile_salts
-    game = position.game
-    rules = encode_rules(game, build_rules(game, preset))
-    salts = pile_salts(game.n_piles, game.interchangeable)
-    return sum(int(game.solver_pile_hash(position.state(), rules, p, salts[p]))
-               for p in range(game.n_piles)) % 2**64
-
-
 # 8♠ may lie on either red 9 (partial runs move), each 9 on face-down cards of its own.
 TWIN_PARENTS = """
 tableau1: (2♣) 9♥ 8♠
 tableau2: (3♣) 9♦
 tableau3: (4♣) 10♠
+foundation2: HEARTS
 """
 
 
-@pytest.mark.parametrize("preset, same", [("standard", True), ("book", False)])
-def test_the_klondike_key_ignores_where_a_face_up_card_lies_only_with_partial_runs(preset,
-                                                                                   same):
-    """With partial runs, 8♠ on one red 9 or the other is one position to the solver (it can
-    move between them at will); with whole runs only it is not.  The key still reads every
-    face-down card and every pile's root."""
-    from simsol.positions import moves_from, parse_position, play
+@pytest.mark.parametrize("hearts, skipped", [("A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥", True),
+                                             ("A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥", False)])
+def test_the_klondike_dominance_skips_a_twin_swap_only_when_it_frees_no_card(hearts, skipped):
+    """8♠ from 9♥ onto 9♦ (its twin) is left out by the solver while 9♥ could not go up, and
+    tried once it could (hearts up to 8♥: the move is then an ``uncover``).  Under the book's
+    whole runs 8♠ cannot move alone, and nothing is left out."""
+    from simsol.positions import parse_position
     game = get_game("klondike")
-    position = parse_position(game, TWIN_PARENTS)
-    shifted = position.copy()
-    move = next(m for m in moves_from(game, position, preset="standard")
-                if m.src == "tableau1" and m.dst == "tableau2")
-    play(game, shifted, move, preset="standard")
-    assert shifted.pile("tableau2")[-1] == position.pile("tableau1")[-1]
-    assert (solver_key_of(position, preset) == solver_key_of(shifted, preset)) == same
-    assert position.hash() != shifted.hash()  # the loop guard's hash reads every card
-    for other in (TWIN_PARENTS.replace("(2♣)", "(5♣)"),  # another face-down card
-                  TWIN_PARENTS.replace("9♦", "9♣")):  # another root
-        changed = parse_position(game, other)
-        assert solver_key_of(changed, preset) != solver_key_of(position, preset)
+    src, dst = game.piles.index("tableau1"), game.piles.index("tableau2")
+    for preset in ("standard", "book"):
+        position = parse_position(game, TWIN_PARENTS.replace("HEARTS", hearts))
+        rules = encode_rules(game, build_rules(game, preset))
+        rows = [row for row in position.legal_rows(rules) if row[1] == src and row[2] == dst]
+        assert len(rows) == (preset == "standard")
+        assert all(bool(game.solver_skips(position.state(), rules, row)) == skipped
+                   for row in rows)
+        assert not any(game.solver_skips(position.state(), rules, row)
+                       for row in position.legal_rows(rules) if row[2] != dst)
 
 
-# The only way out: 7♣ from 8♥ onto 8♦ (a move the class key does not see: both piles keep their
-# root), then 8♥, 9♠, 6♣, 7♣ and 8♦ up.  8♦ up first leaves 7♣ nowhere to go (spaces take
-# Kings only) while it covers 8♥, which covers 9♠, which covers 6♣, which 7♣ needs.
-ONLY_WITHIN_THE_CLASS = """
+# The only way out: 7♣ from 8♥ onto 8♦ (an ``uncover``: 8♥ can go up), then 8♥, 9♠, 6♣, 7♣ and
+# 8♦ up.  8♦ up first leaves 7♣ nowhere to go (spaces take Kings only) while it covers 8♥,
+# which covers 9♠, which covers 6♣, which 7♣ needs.
+ONLY_BY_A_SWAP = """
 foundation1: A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠
 foundation2: A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥
 foundation3: A♣ 2♣ 3♣ 4♣ 5♣
 foundation4: A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦
 tableau1: (6♣) 9♠ 8♥ 7♣
 tableau2: 8♦
-tableau3: (K♦) (Q♦) (J♦) (10♦) (9♦) (K♣) (Q♣) (J♣) (10♣) (9♣) (8♣) (K♠) (Q♠) (J♠) (10♠) (K♥) (Q♥) (J♥) (10♥) 9♥
-"""
+tableau3: """ + " ".join(f"({card})" for card in (
+    "K♦ Q♦ J♦ 10♦ 9♦ K♣ Q♣ J♣ 10♣ 9♣ 8♣ K♠ Q♠ J♠ 10♠ K♥ Q♥ J♥ 10♥".split())) + " 9♥\n"
 
 
-@pytest.mark.parametrize("options", [{}, {"restart_nodes": 0}, {"game_key": False}])
-def test_a_win_through_a_move_within_the_klondike_class_is_found(options):
-    """Klondike's key counts 7♣ on 8♥ and 7♣ on 8♦ as one position (a class), but only the
-    second frees 8♥.  A search that took the move between them for a repeat of its parent
-    would call this deal unsolvable (players version 5 did); moves within a class are searched,
-    each position of the class once (its every-card key)."""
+@pytest.mark.parametrize("options", [{}, {"restart_nodes": 0}, {"dominance": False}])
+def test_a_win_that_begins_by_moving_a_run_onto_its_twin_is_found(options):
+    """Moving 7♣ from 8♥ onto 8♦ frees 8♥ for its foundation, so the dominance rule keeps it,
+    and it is the only way to win.  (Players version 5 keyed these two arrangements as one
+    position and took the move for a repeat, so it called this deal unsolvable.)"""
     from simsol.positions import moves_from
     game = get_game("klondike")
-    assert sorted(m.kind for m in moves_from(game, ONLY_WITHIN_THE_CLASS, preset="standard")) \
-        == ["to_foundation", "uncover"]
-    end, _ = play_out(game, ONLY_WITHIN_THE_CLASS, policy="solver", preset="standard",
+    assert sorted(m.kind for m in moves_from(game, ONLY_BY_A_SWAP, preset="standard")) == [
+        "to_foundation", "uncover"]
+    end, _ = play_out(game, ONLY_BY_A_SWAP, policy="solver", preset="standard",
                       policy_options={"nodes": 100_000, "table_mb": 4, **options})
     assert end == "won"
 
 
-@pytest.mark.parametrize("options", [{"game_key": False}, {"restart_nodes": 0},
-                                     {"restart_nodes": 300, "shake": 0.5}])
-def test_the_default_search_finds_the_verdicts_of_a_plainer_one(options):
-    """Klondike's own key (``game_key``) and the restarts in shaken orders (``restart_nodes``)
-    lose no line: on deals both searches decide within a small budget, the verdicts agree."""
-    small = {"nodes": 20_000, "table_mb": 4}
-    default = verdicts("klondike", "standard", 50, small)
-    plainer = verdicts("klondike", "standard", 50, {**small, **options})
+@pytest.mark.parametrize("options, deals, nodes", [
+    ({"dominance": False}, 50, 20_000), ({"dominance": False}, 30, 200_000),
+    ({"restart_nodes": 0}, 50, 20_000), ({"restart_nodes": 300, "shake": 0.5}, 50, 20_000)])
+def test_the_default_search_finds_the_verdicts_of_a_plainer_one(options, deals, nodes):
+    """Klondike's dominance rule (``dominance``) and the restarts in shaken orders
+    (``restart_nodes``) lose no line: on deals both searches decide, the verdicts agree."""
+    small = {"nodes": nodes, "table_mb": 16}
+    default = verdicts("klondike", "standard", deals, small)
+    plainer = verdicts("klondike", "standard", deals, {**small, **options})
     both = [(d, p) for d, p in zip(default, plainer) if "unknown" not in (d, p)]
     assert len(both) >= 10
     assert all(d == p for d, p in both), list(zip(default, plainer))

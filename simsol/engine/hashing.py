@@ -64,18 +64,6 @@ def pile_hash(pos, p, salt):
 
 
 @kernel(inline="always")
-def root_pile_hash(pos, p, salt):
-    """A pile's share of a key that reads only its face-down cards and the face-up card lying
-    on them (its root): for a game whose face-up runs can be rearranged at will (a solver's
-    key, engine/solver.py), salted apart from ``pile_hash``."""
-    n = min(pos.lens[p], pos.down[p] + 1)
-    x = salt ^ np.uint64(n * 256 + pos.down[p]) ^ _GOLDEN
-    for i in range(n):
-        x = x * _PRIME + np.uint64(pos.piles[p, i])
-    return mix64(x ^ salt)
-
-
-@kernel(inline="always")
 def counters_hash(pos, state_vars):
     """The counters' share of the position hash."""
     total = np.uint64(0)

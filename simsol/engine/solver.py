@@ -42,17 +42,11 @@ lost entry only costs a second search, never a wrong answer.  The hash is kept p
 level (a move of a narrow kind rehashes its two piles), and in a game without scratch counters
 a position's moves are listed only once the table says it is new.
 
-A game may also key its piles by less than all their cards (its ``solver_pile_hash``: Klondike
-with partial runs counts a tableau pile's face-down cards and its root, not the face-up cards
-on the root, which can be moved between their two possible places at will), so that positions
-the solver would find a win from exactly alike are kept as one *class* (``game_key``; why
-Klondike's classes are sound is in its module).  A class is searched from the first of its
-positions the search meets, together with every position of the class that moves reach from
-there: a move whose child has its parent's class key is searched unless that very position was
-(each position of a class is kept beside it under its every-card key, ``fine_key``), while a
-move into a class met before, from another class, is a repeat.  The moves within a class are
-what the equivalence needs (one arrangement frees a card the other covers: players version 5
-took them for repeats and called such deals unsolvable; tests/test_solver.py has one).
+A game may prove some moves needless (its ``solver_skips``, a dominance rule with its proof
+beside it): whenever a position can be won, it can be won by a line that does not begin with
+such a move, so the search never tries one (``dominance``).  Klondike with partial runs leaves
+out a run moved from a card onto that card's twin when the card it leaves on top cannot go up:
+the later moves can be played with the two runs' places swapped instead (``klondike.py``).
 
 The budget is split among searches (``restart_nodes``): half of it among short ones, of
 ``restart_nodes`` positions times Luby's sequence, the first in the policy's order and every
@@ -90,7 +84,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simsol.engine.binder import _unbound, entry_template, template
-from simsol.engine.hashing import counters_hash, mix64, pile_hash, position_hash
+from simsol.engine.hashing import counters_hash, mix64, pile_hash
 from simsol.engine.jit import kernel
 from simsol.engine.layout import NEVER, P_PRIORITY, Setting, own_slots
 from simsol.engine.loop import (  # bound per game
@@ -132,10 +126,6 @@ SOLVER_SETTINGS = (
     Setting("stock_macro", True, "after a stock turn only the moves that use the stock or waste "
             "are tried (the tableau's own moves commute with the turns; off: every move at "
             "every draw state, the plain search)", flag=True),
-    Setting("game_key", True, "the game's own key where it has one, which counts only what "
-            "decides the future (Klondike with partial runs: a pile's face-down cards and its "
-            "root, not the face-up run on it, which can be rearranged); off: every card",
-            flag=True),
     Setting("restart_nodes", 1_000, "the shortest of the searches half the budget is split "
             "among, in positions (0: one search); their lengths follow Luby's sequence (1, 1, "
             "2, 1, 1, 2, 4, ...), each after the first in a shaken order, and one last search "
@@ -143,15 +133,16 @@ SOLVER_SETTINGS = (
             low=0, high=10**12),
     Setting("shake", 10.0, "how far a restart's shaken order may move a move, in kinds of the "
             "order (below 1: only within its kind; 10, nearly any order)", number=True),
+    Setting("dominance", True, "leave out the moves the game's dominance rule proves needless "
+            "(its solver_skips: Klondike with partial runs, a run moved from one card onto "
+            "that card's twin when that frees no card for a foundation)", flag=True),
 )
-P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_GAME_KEY, P_RESTART_NODES, P_SHAKE = own_slots(
-    SOLVER_SETTINGS)
-game_setup = game_safe_move = game_keeps_moves = game_solver_pile_hash = _unbound  # the game's
+(P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_RESTART_NODES, P_SHAKE,
+ P_DOMINANCE) = own_slots(SOLVER_SETTINGS)
+game_setup = game_safe_move = game_keeps_moves = game_solver_skips = _unbound  # the game's
 # kernels (binder.py)
 GAME_STOCK_MACRO = False  # the game's ``STOCK_TURNS_COMMUTE`` (binder.py)
 GAME_HAS_SCRATCH = True  # the game has scratch counters (binder.py): the key needs the listing
-# Salted into a position's every-card key, kept beside the keys of its class (see ``search``).
-FINE_SALT = np.uint64(0x2545F4914F6CDD1D)
 # Salted into the key of a position reached by a stock turn (a "draw state", searched without
 # the tableau's own moves), so that it never stands for the same position searched in full.
 DRAW_STATE_SALT = np.uint64(0x5851F42D4C957F2D)
@@ -188,8 +179,6 @@ class SolverWork(NamedTuple):
     stamps: np.ndarray  # uint32[slots]: the search that wrote each slot
     line: np.ndarray  # int64[depth, MOVE_COLUMNS]: the winning line
     meta: np.ndarray  # int64[8]
-    level_keys: np.ndarray  # uint64[depth + 1]: each level's key (its class, with ``game_key``)
-    fine_kept: np.ndarray  # int8[depth + 1]: the level's every-card key is in the table
 
 
 def table_slots(megabytes: float) -> int:
@@ -219,8 +208,7 @@ def make_work(game, policy) -> SolverWork:
                       np.zeros(levels, dtype=np.int64),
                       np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64),
                       np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.uint32),
-                      np.zeros((depth, MOVE_COLUMNS), dtype=np.int64), meta,
-                      np.zeros(levels, dtype=np.uint64), np.zeros(levels, dtype=np.int8))
+                      np.zeros((depth, MOVE_COLUMNS), dtype=np.int64), meta)
 
 
 @kernel(inline="always")
@@ -229,26 +217,16 @@ def level(work, d):
 
 
 @template(compile_as=kernel(inline="always"))
-def key_share(pos, rules, p, game_key):
-    """Pile ``p``'s share of the key: the game's own (``solver_pile_hash``) or the whole pile."""
-    if game_key:
-        return game_solver_pile_hash(pos, rules, p, GAME_PILE_SALTS[p])
-    return pile_hash(pos, p, GAME_PILE_SALTS[p])
-
-
-@template(compile_as=kernel(inline="always"))
-def level_hash(work, d, pos, rules, move, fresh, game_key):
+def level_hash(work, d, pos, move, fresh):
     """The position hash of level ``d``, kept pile by pile as the loop guard keeps it
     (engine/loop.py): the level's shares start as its parent's, and after a move of a narrow
-    kind only its two piles are hashed again; after any other move (or ``fresh``) all.  A pile's
-    share is the game's ``solver_pile_hash`` where ``game_key`` (the whole pile, ``pile_hash``,
-    unless the game proves that less of it decides the future), else ``pile_hash``."""
+    kind only its two piles are hashed again; after any other move (or ``fresh``) all."""
     shares = work.shares[d]
     n_piles = pos.lens.shape[0]
     if fresh or not is_narrow(move, n_piles):
         total = np.uint64(0)
         for p in range(n_piles):
-            shares[p] = key_share(pos, rules, p, game_key)
+            shares[p] = pile_hash(pos, p, GAME_PILE_SALTS[p])
             total += shares[p]
         shares[n_piles] = total
     else:
@@ -256,11 +234,11 @@ def level_hash(work, d, pos, rules, move, fresh, game_key):
             shares[c] = work.shares[d - 1, c]
         src, dst = move[M_SRC], move[M_DST]
         shares[n_piles] -= shares[src]
-        shares[src] = key_share(pos, rules, src, game_key)
+        shares[src] = pile_hash(pos, src, GAME_PILE_SALTS[src])
         shares[n_piles] += shares[src]
         if dst != src:
             shares[n_piles] -= shares[dst]
-            shares[dst] = key_share(pos, rules, dst, game_key)
+            shares[dst] = pile_hash(pos, dst, GAME_PILE_SALTS[dst])
             shares[n_piles] += shares[dst]
     return mix64(shares[n_piles] + counters_hash(pos, GAME_STATE_VARS))
 
@@ -279,15 +257,6 @@ def solver_key(pos, rng, position_hash):
         extra += mix64(np.uint64(pos.vars[k]) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(k))
     extra += mix64(rng[2 * GAME_STREAM + 1] + np.uint64(0xD1B54A32D192ED03))
     key = mix64(position_hash ^ extra)
-    return key if key != 0 else np.uint64(1)
-
-
-@template(compile_as=kernel(inline="always"))
-def fine_key(pos, rng):
-    """The key of ``pos`` reading every card (``pile_hash`` for every pile, whatever
-    ``game_key``), salted apart from the class keys: it tells the members of one class apart
-    (see ``search``)."""
-    key = solver_key(pos, rng, position_hash(pos, GAME_PILE_SALTS, GAME_STATE_VARS)) ^ FINE_SALT
     return key if key != 0 else np.uint64(1)
 
 
@@ -352,9 +321,12 @@ def push_candidates(work, pos, rules, policy, n, top, skip, salt):
             work.rows[top, c] = work.listed[safe, c]
         return 1
     shake = policy[P_SHAKE]
+    dominance = policy[P_DOMINANCE] != 0
     count = 0
     for i in range(skip, n):
         if policy[P_PRIORITY + work.listed[i, M_KIND]] == NEVER:
+            continue
+        if dominance and game_solver_skips(pos, rules, work.listed[i]):
             continue
         rank = move_rank(policy, work.listed, i, salt, shake)
         j = top + count
@@ -433,11 +405,8 @@ def search(pos, rules, rng, policy, work, budget, salt):
     if is_won(root):
         return SOLVABLE
     n = list_moves(root, rules, work.listed)
-    game_key = policy[P_GAME_KEY] != 0
-    root_hash = level_hash(work, 0, root, rules, work.listed[0], True, game_key)
-    work.level_keys[0] = solver_key(root, work.rngs[0], root_hash)
-    work.fine_kept[0] = 0
-    table_add(work, work.level_keys[0], epoch)
+    root_hash = level_hash(work, 0, root, work.listed[0], True)
+    table_add(work, solver_key(root, work.rngs[0], root_hash), epoch)
     work.first[0] = 0
     work.count[0] = push_candidates(work, root, rules, policy, n, 0, 0, salt)
     work.tried[0] = 0
@@ -480,8 +449,7 @@ def search(pos, rules, rng, policy, work, budget, salt):
         if GAME_HAS_SCRATCH:  # listed first: the key reads the scratch counters it sets
             n = list_moves(child, rules, work.listed)
         key = solver_key(child, work.rngs[d + 1],
-                         level_hash(work, d + 1, child, rules, work.rows[row], False,
-                                    game_key))
+                         level_hash(work, d + 1, child, work.rows[row], False))
         skip = 0
         if draw:  # a draw state: searched in full already, or now without the stable moves
             if table_has(work, key, epoch):
@@ -489,14 +457,7 @@ def search(pos, rules, rng, policy, work, budget, salt):
             key ^= DRAW_STATE_SALT
             key = key if key != 0 else np.uint64(1)
             skip = child.vars[V_MOVES_KEPT] - 1
-        same_class = game_key and key == work.level_keys[d]
-        if same_class:  # a move within the class: searched unless this very position was
-            if not work.fine_kept[d]:
-                table_add(work, fine_key(parent, work.rngs[d]), epoch)
-                work.fine_kept[d] = 1
-            if not table_add(work, fine_key(child, work.rngs[d + 1]), epoch):
-                continue
-        elif not table_add(work, key, epoch):
+        if not table_add(work, key, epoch):
             continue
         meta[SEARCHED] += 1
         if not GAME_HAS_SCRATCH:  # listed only for a position not searched before
@@ -508,8 +469,6 @@ def search(pos, rules, rng, policy, work, budget, salt):
             cut = True
             continue
         d += 1
-        work.level_keys[d] = key
-        work.fine_kept[d] = same_class
         work.first[d] = top
         work.count[d] = push_candidates(work, child, rules, policy, n, top, skip, salt)
         work.tried[d] = 0

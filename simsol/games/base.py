@@ -28,7 +28,11 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   loop stops on a progress kind that made none, and tests/test_hashing.py proves every game's
   narrow kinds move by move.  Optionally ``safe_move(pos, rules, moves, n)``: the row of a
   listed move the exact solver may play without trying the others, because no line is lost by
-  it (engine/solver.py), or -1; it may read every card, as the solver does.
+  it (engine/solver.py), or -1; it may read every card, as the solver does.  Optionally
+  ``solver_skips(pos, rules, move)``: True for a listed move the solver need not try at all,
+  because whenever the position can be won, it can be won by a line that does not begin with
+  such a move (a dominance rule, with its proof beside it; the solver's ``dominance`` setting
+  turns it off).
   ``STOCK_TURNS_COMMUTE`` (default True; it matters only with ``keeps_moves``): the stable moves
   commute with a move ``keeps_moves`` keeps them through (a stock turn).  Where one is legal
   after a turn, it was legal before it, the turn is still legal after it (or once the moves it
@@ -44,7 +48,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from simsol.cards import DeckSpec
-from simsol.engine.hashing import pile_hash
 from simsol.engine.jit import kernel
 from simsol.rules import Option
 
@@ -71,9 +74,9 @@ def no_safe_move(pos, rules, moves, n):
 
 
 @kernel(inline="always")
-def whole_pile_hash(pos, rules, p, salt):
-    """For games whose solver key reads every card of every pile."""
-    return pile_hash(pos, p, salt)
+def never_skips(pos, rules, move):
+    """For games with no dominance rule: the solver tries every listed move."""
+    return False
 
 
 @kernel(inline="always")
@@ -124,7 +127,7 @@ class Game:
     feature_ranges: dict = field(default_factory=dict)  # feature -> (low, high) tune searches
     feature_score: Callable = no_game_features
     safe_move: Callable = no_safe_move  # the solver's: a move that cannot be wrong, or -1
-    solver_pile_hash: Callable = whole_pile_hash  # a pile's share of the solver's key
+    solver_skips: Callable = never_skips  # the solver's dominance rule: a move it need not try
     narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
     progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
     stock_turns_commute: bool = True  # the solver may leave stable moves out after a stock turn
@@ -178,7 +181,7 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         feature_ranges=dict(names.get("FEATURE_RANGES", {})),
         feature_score=names.get("feature_score", no_game_features),
         safe_move=names.get("safe_move", no_safe_move),
-        solver_pile_hash=names.get("solver_pile_hash", whole_pile_hash),
+        solver_skips=names.get("solver_skips", never_skips),
         narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
         progress_kinds=tuple(names.get("PROGRESS_KINDS", ())),
         stock_turns_commute=names.get("STOCK_TURNS_COMMUTE", True))

@@ -4,10 +4,10 @@ and the book's space rule (Kings only until all four Kings are placed)."""
 from __future__ import annotations
 
 from simsol.cards import ACE, STANDARD
-from simsol.engine.hashing import pile_hash, root_pile_hash
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
+    BUILD,
     GRAB_ANY_PART,
     GRAB_WHOLE,
     PILE_MOVE_KINDS,
@@ -321,24 +321,29 @@ def safe_move(pos, rules, moves, n):
 
 
 @kernel(inline="always")
-def solver_pile_hash(pos, rules, p, salt):
-    """The solver's key share of pile ``p`` (engine/solver.py).  With partial runs only a
-    tableau pile's face-down cards and its root (the face-up card on them, or at the foot of a
-    pile without any) count, not the face-up cards above.  Why no win is lost: every other
-    face-up card lies on one of the two cards it may build on (one rank higher, the other
-    colour), each of those holds at most one, and a partial move takes it with its run from one
-    to the other whenever the other is free.  Two positions that differ only in where those
-    cards lie allow the same plays: a card one of them can play up, or a card or run it can put
-    on a card, the other can too after at most a few such moves (the card it needs free has its
-    twin free to take what lies on it, or the first position could not play either), and both
-    come to positions that again differ only so.  So one is won exactly when the other is, and
-    the table may keep them as one class, so long as the moves within the class ("such moves")
-    are searched: the solver does (engine/solver.py; tests/test_solver.py has a deal won only
-    through one, and compares the verdicts with the whole-pile key's).  Whole runs only: every
-    card counts."""
-    if rules[R_PARTIAL] and p >= T0:
-        return root_pile_hash(pos, p, salt)
-    return pile_hash(pos, p, salt)
+def solver_skips(pos, rules, move):
+    """The solver's dominance rule (engine/solver.py): with partial runs, never move a run from
+    one face-up card A onto A's twin A' (the other card of A's colour and rank, on top of its
+    pile) when A, left on top, cannot go to a foundation: kind ``build`` onto a card.  (A run
+    whose foot lies on a face-up card can only lie on A or A', so every such move is one.)
+
+    Why no win is lost.  Take a winning line with the fewest such moves; say one is its first
+    move, from position Q.  Play the rest of the line from Q instead, with the runs on A and A'
+    swapped: whatever the line puts on, or takes from, the run on A (or A itself) is put on, or
+    taken from, the run on A' (or A'), and the other way round.  Building depends only on a
+    card's colour and rank, so every move stays legal (a twin swap of another pair stays one,
+    freeing the same card), and each position is the line's with the two runs swapped; the face-down cards, the stock, the waste and the
+    foundations are the same.  That holds until the line plays A (or A') up, which needs it on
+    top: if in the swapped position the other run lies on A, move that run onto A' first (it
+    fits there, and A can then go up: an ``uncover``, not a left-out move), after which the
+    positions are the same; and a move in the line that puts a run from one twin onto the other
+    leaves the swapped position equal to the line's, so it is dropped.  The new line wins with
+    one such move fewer: a contradiction.  So a line with the fewest of them never begins with
+    one, and the safe foundation moves and the stock-turn compression (engine/solver.py) only
+    reorder a line, keeping its moves' kinds.  tests/test_solver.py has a deal won only
+    through a twin swap that frees a card, and compares the verdicts with ``dominance=false``.
+    Whole runs only (the book): a run moves from its root, so no move is a ``build``."""
+    return rules[R_PARTIAL] != 0 and move[0] == BUILD and pos.lens[move[2]] > 0
 
 
 @kernel
