@@ -308,6 +308,17 @@ def gen_stock_move(lens, vars, stock, waste, draw, redeals, moves, n):
 
 
 @kernel(inline="always")
+def deal_stock(deck, dealt, piles, lens, down, vars, stock):
+    """The deck's cards from ``dealt`` on face down in pile ``stock``, the deck's next card on
+    top; the first pass begun."""
+    for i in range(deck.shape[0] - 1, dealt - 1, -1):
+        piles[stock, lens[stock]] = deck[i]
+        lens[stock] += 1
+    down[stock] = lens[stock]
+    vars[V_PASSES] = 1
+
+
+@kernel(inline="always")
 def transfer(piles, lens, src, dst, count):
     """Move the top ``count`` cards of ``src`` onto ``dst``, keeping their order."""
     base = lens[src] - count

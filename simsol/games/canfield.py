@@ -49,6 +49,7 @@ from simsol.engine.piles import (
     apply_stock,
     apply_transfer,
     builds_on,
+    deal_stock,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
@@ -65,7 +66,6 @@ from simsol.engine.state import (
     M_SPARE,
     M_SRC,
     V_FOUNDATION,
-    V_PASSES,
     game_counters,
 )
 from simsol.games.base import declare
@@ -173,11 +173,7 @@ def setup(deck, rules, pos, rng):
     for t in range(NT):
         piles[T0 + t, 0] = deck[RESERVE_SIZE + 1 + t]
         lens[T0 + t] = 1
-    for i in range(deck.shape[0] - 1, RESERVE_SIZE + NT, -1):
-        piles[STOCK_PILE, lens[STOCK_PILE]] = deck[i]
-        lens[STOCK_PILE] += 1
-    down[STOCK_PILE] = lens[STOCK_PILE]
-    vars[V_PASSES] = 1
+    deal_stock(deck, RESERVE_SIZE + NT + 1, piles, lens, down, vars, STOCK_PILE)
 
 
 @kernel(inline="always")

@@ -9,12 +9,13 @@ The book offers the last reserve as an optional "rescue": presets ``book`` (with
 from __future__ import annotations
 
 from simsol.engine.jit import kernel
+from simsol.engine.piles import deal_stock
 from simsol.games.sealed_packs import (
     NT,
     PACKLESS,
     SHARED_OPTIONS,
+    STOCK_PILE,
     T0,
-    deal_stock,
     sealed_pack_game,
 )
 
@@ -40,7 +41,7 @@ def setup(deck, rules, pos, rng):
             dealt += 1
         down[p] = lens[p] - 1
     vars[PACKLESS] = 1 << (NT - 1)
-    deal_stock(deck, dealt, piles, lens, down, vars)
+    deal_stock(deck, dealt, piles, lens, down, vars, STOCK_PILE)
 
 
 GAME = sealed_pack_game(globals())

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from simsol.cards import JACK, KING, STANDARD
 from simsol.engine.jit import kernel
-from simsol.engine.piles import RANK, add_move
-from simsol.engine.state import M_CARD, M_KIND, M_SPARE, M_SRC, V_FOUNDATION, V_PASSES
+from simsol.engine.piles import RANK, add_move, deal_stock
+from simsol.engine.state import M_CARD, M_KIND, M_SPARE, M_SRC, V_FOUNDATION
 from simsol.games.base import declare
 from simsol.rules import Option, SimsolError
 
@@ -96,11 +96,7 @@ def setup(deck, rules, pos, rng):
     for s in range(n_slots):
         piles[S0 + s, 0] = deck[s]
         lens[S0 + s] = 1
-    for i in range(deck.shape[0] - 1, n_slots - 1, -1):
-        piles[STOCK, lens[STOCK]] = deck[i]
-        lens[STOCK] += 1
-    down[STOCK] = lens[STOCK]
-    vars[V_PASSES] = 1
+    deal_stock(deck, n_slots, piles, lens, down, vars, STOCK)
 
 
 @kernel

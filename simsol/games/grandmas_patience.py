@@ -30,6 +30,7 @@ from simsol.engine.piles import (
     WHEN_READINGS,
     apply_stock,
     apply_transfer,
+    deal_stock,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
@@ -37,7 +38,7 @@ from simsol.engine.piles import (
     holds_back,
     stock_keeps_moves,
 )
-from simsol.engine.state import V_PASSES, game_counters
+from simsol.engine.state import game_counters
 from simsol.games.base import declare
 from simsol.games.features import FACE_UP_FEATURES, FACE_UP_RANGES, face_up_score
 from simsol.rules import Option
@@ -111,11 +112,7 @@ def setup(deck, rules, pos, rng):
             piles[p, lens[p]] = deck[k]
             lens[p] += 1
             k += 1
-    for i in range(deck.shape[0] - 1, k - 1, -1):
-        piles[BANK, lens[BANK]] = deck[i]
-        lens[BANK] += 1
-    down[BANK] = lens[BANK]
-    vars[V_PASSES] = 1
+    deal_stock(deck, k, piles, lens, down, vars, BANK)
 
 
 @kernel

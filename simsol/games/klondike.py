@@ -23,13 +23,14 @@ from simsol.engine.piles import (
     WORRY_BACK,
     apply_stock,
     apply_transfer,
+    deal_stock,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
     stock_keeps_moves,
 )
-from simsol.engine.state import V_PASSES, game_counters
+from simsol.engine.state import game_counters
 from simsol.games.base import declare
 from simsol.rules import Option
 
@@ -100,11 +101,7 @@ def setup(deck, rules, pos, rng):
             lens[p] += 1
             k += 1
         down[T0 + row] = row
-    for i in range(deck.shape[0] - 1, k - 1, -1):
-        piles[STOCK_PILE, lens[STOCK_PILE]] = deck[i]
-        lens[STOCK_PILE] += 1
-    down[STOCK_PILE] = lens[STOCK_PILE]
-    vars[V_PASSES] = 1
+    deal_stock(deck, k, piles, lens, down, vars, STOCK_PILE)
 
 
 @kernel(inline="always")
@@ -332,17 +329,18 @@ def solver_skips(pos, rules, move):
     swapped: whatever the line puts on, or takes from, the run on A (or A itself) is put on, or
     taken from, the run on A' (or A'), and the other way round.  Building depends only on a
     card's colour and rank, so every move stays legal (a twin swap of another pair stays one,
-    freeing the same card), and each position is the line's with the two runs swapped; the face-down cards, the stock, the waste and the
-    foundations are the same.  That holds until the line plays A (or A') up, which needs it on
-    top: if in the swapped position the other run lies on A, move that run onto A' first (it
-    fits there, and A can then go up: an ``uncover``, not a left-out move), after which the
-    positions are the same; and a move in the line that puts a run from one twin onto the other
-    leaves the swapped position equal to the line's, so it is dropped.  The new line wins with
-    one such move fewer: a contradiction.  So a line with the fewest of them never begins with
-    one, and the safe foundation moves and the stock-turn compression (engine/solver.py) only
-    reorder a line, keeping its moves' kinds.  tests/test_solver.py has a deal won only
-    through a twin swap that frees a card, and compares the verdicts with ``dominance=false``.
-    Whole runs only (the book): a run moves from its root, so no move is a ``build``."""
+    freeing the same card), and each position is the line's with the two runs swapped; the
+    face-down cards, the stock, the waste and the foundations are the same.  That holds until
+    the line plays A (or A') up, which needs it on top: if in the swapped position the other run
+    lies on A, move that run onto A' first (it fits there, and A can then go up: an ``uncover``,
+    not a left-out move), after which the positions are the same; and a move in the line that
+    puts a run from one twin onto the other leaves the swapped position equal to the line's, so
+    it is dropped.  The new line wins with one such move fewer: a contradiction.  So a line with
+    the fewest of them never begins with one, and the safe foundation moves and the stock-turn
+    compression (engine/solver.py) only reorder a line, keeping its moves' kinds.
+    tests/test_solver.py has a deal won only through a twin swap that frees a card, and compares
+    the verdicts with ``dominance=false``.  Whole runs only (the book): a run moves from its
+    root, so no move is a ``build``."""
     return rules[R_PARTIAL] != 0 and move[0] == BUILD and pos.lens[move[2]] > 0
 
 

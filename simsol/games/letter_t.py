@@ -30,6 +30,7 @@ from simsol.engine.piles import (
     TO_FOUNDATION,
     add_move,
     apply_transfer,
+    deal_stock,
     foundation_for,
     turn_over,
 )
@@ -115,11 +116,7 @@ def setup(deck, rules, pos, rng):
             piles[aux, 0] = card
             lens[aux] = 1
             aux += 1
-    for i in range(deck.shape[0] - 1, 19, -1):
-        piles[STOCK_PILE, lens[STOCK_PILE]] = deck[i]
-        lens[STOCK_PILE] += 1
-    down[STOCK_PILE] = lens[STOCK_PILE]
-    vars[V_PASSES] = 1
+    deal_stock(deck, 20, piles, lens, down, vars, STOCK_PILE)
 
 
 @kernel(inline="always")

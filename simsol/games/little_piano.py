@@ -13,13 +13,14 @@ presets.  Dealt as: the ten packs, then an original card face up on each; the re
 from __future__ import annotations
 
 from simsol.engine.jit import kernel
+from simsol.engine.piles import deal_stock
 from simsol.games.sealed_packs import (
     NT,
     PACKLESS,
     R_PACK,
     SHARED_OPTIONS,
+    STOCK_PILE,
     T0,
-    deal_stock,
     sealed_pack_game,
 )
 from simsol.rules import Option
@@ -56,7 +57,7 @@ def setup(deck, rules, pos, rng):
         dealt += 1
     if pack == 0:
         vars[PACKLESS] = (1 << NT) - 1
-    deal_stock(deck, dealt, piles, lens, down, vars)
+    deal_stock(deck, dealt, piles, lens, down, vars, STOCK_PILE)
 
 
 GAME = sealed_pack_game(globals())

@@ -61,7 +61,7 @@ from simsol.engine.piles import (
     transfer,
     wanted_key,
 )
-from simsol.engine.state import V_FOUNDATION, V_PASSES, V_REDEALS, game_counters
+from simsol.engine.state import V_FOUNDATION, V_REDEALS, game_counters
 from simsol.games.base import declare
 from simsol.rules import Option
 
@@ -272,16 +272,6 @@ def apply(pos, rules, move, rng):
         down[src] -= 1
         return True
     return False
-
-
-@kernel(inline="always")
-def deal_stock(deck, dealt, piles, lens, down, vars):
-    """The undealt cards face down in the stock, the next deck card on top; one pass begun."""
-    for i in range(deck.shape[0] - 1, dealt - 1, -1):
-        piles[STOCK_PILE, lens[STOCK_PILE]] = deck[i]
-        lens[STOCK_PILE] += 1
-    down[STOCK_PILE] = lens[STOCK_PILE]
-    vars[V_PASSES] = 1
 
 
 def sealed_pack_game(names: dict):
