@@ -11,7 +11,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simsol.engine.state import END_REASONS, GAVE_UP, IDLE_CUT, MOVE_CAP, UNKNOWN_END
+from simsol.engine.state import (
+    END_REASONS,
+    GAVE_UP,
+    IDLE_CUT,
+    MOVE_CAP,
+    UNKNOWN_END,
+    UNSOLVABLE_END,
+)
 from simsol.rules import SimsolError
 from simsol.stats import mcnemar, paired_difference, solvable_bracket, wilson
 from simsol.store import Store, make_folder
@@ -108,6 +115,38 @@ class Results:
                         "ci_low": low, "ci_high": high, "solver": solver.policy})
         return pd.DataFrame(rows)
 
+    def solvability(self) -> pd.DataFrame:
+        """The table nobody else has, one row per game and rules with a solver cell: how many
+        deals can come out (solvable, unsolvable, unknown; the bracket counts the unknowns lost
+        for its lower end and won for its upper end), and beside it each other player's win
+        rate on the same deals with the share of the solvable deals it won, as text cells for
+        the README (``solvability.md``; the numbers themselves are in ``of_perfect_play``)."""
+        perfect = self.of_perfect_play()
+        if perfect.empty:
+            return pd.DataFrame()
+        summary = self.summary().set_index("cell")
+        by_cell = {(r.rules, r.policy): r for r in summary.itertuples()}
+        rows = []
+        for (game, rules, solver), group in perfect.groupby(["game", "rules", "solver"],
+                                                            sort=False):
+            first = group.iloc[0]
+            n = int(first["deals"])
+            solver_row = by_cell[(rules, solver)]
+            ends = self.records(solver_row.Index)["end"].to_numpy()[:n]
+            row = {"game": game, "rules": rules, "deals": n, "solvable": int(first["solvable"]),
+                   "unsolvable": int((ends == UNSOLVABLE_END).sum()),
+                   "unknown": int(first["unknown"]),
+                   "can come out (bracket)": f"{100 * first['solvable_low']:.2f}–"
+                                             f"{100 * first['solvable_high']:.2f}%"}
+            for player in group.itertuples():
+                theirs = self.records(by_cell[(rules, player.policy)].Index)["won"]
+                rate = float(theirs.to_numpy()[:n].mean())
+                row[player.policy] = (f"{100 * rate:.2f}% ({100 * player.share:.1f}% of "
+                                      "solvable)" if player.solvable else f"{100 * rate:.2f}%")
+            row["solver"] = solver
+            rows.append(row)
+        return pd.DataFrame(rows)
+
     def _compare(self, what: str, a, b) -> dict:
         n = min(a.deals, b.deals)
         won_a = self.records(a.cell)["won"].to_numpy()[:n]
@@ -180,6 +219,9 @@ def write_report(results_path: str | Path, out: str | Path | None = None) -> Pat
         perfect.to_csv(out / "of_perfect_play.csv", index=False)
         (out / "of_perfect_play.md").write_text(markdown_table(perfect, percent=(
             "solvable_low", "solvable_high", "share", "ci_low", "ci_high")))
+        solvability = results.solvability()
+        solvability.to_csv(out / "solvability.csv", index=False)
+        (out / "solvability.md").write_text(markdown_table(solvability))
     for name, figure in plots.all_figures(results, summary, comparisons).items():
         for suffix in ("png", "svg"):
             figure.savefig(out / f"{name}.{suffix}", dpi=120, bbox_inches="tight")

@@ -201,3 +201,17 @@ table_mb = 4
         assert not np.any(won & (solver["end"] == END_REASONS.index("unsolvable")).to_numpy())
         assert row["unknown"] == (solver["end"] == END_REASONS.index("unknown")).sum()
         assert row["solvable_low"] <= solved.mean() <= row["solvable_high"]
+    # The README's table: one row for the rules, the verdicts counted from the solver's records
+    # and each player's win rate beside the share of the solvable deals it won.
+    verdicts = pd.read_csv(out / "solvability.csv")
+    assert len(verdicts) == 1
+    line = verdicts.iloc[0]
+    ends = solver["end"].to_numpy()
+    assert line["solvable"] == solved.sum()
+    assert line["unsolvable"] == (ends == END_REASONS.index("unsolvable")).sum()
+    assert line["unknown"] == (ends == END_REASONS.index("unknown")).sum()
+    assert line["solvable"] + line["unsolvable"] + line["unknown"] == line["deals"] == 30
+    greedy = store.records("klondike__standard__greedy")["won"].to_numpy()
+    share = (greedy & solved).sum() / solved.sum()
+    assert line["greedy"] == f"{100 * greedy.mean():.2f}% ({100 * share:.1f}% of solvable)"
+    assert "solvability.md" in {f.name for f in out.iterdir()}
