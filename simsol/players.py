@@ -59,7 +59,10 @@ class Base:
 # 7: Klondike's class key replaced by a dominance rule (``solver_skips``: no twin swap that
 #    frees no card); the solver's and hop's Klondike results move, Canfield and the rest play
 #    as in 6.
-PLAYERS_VERSION = 7
+# 8: Canfield's safe move (a tableau card up that nothing can go on, played alone by the solver
+#    and by hop without a search); the solver's and hop's Canfield results move, the rest play
+#    as in 7.
+PLAYERS_VERSION = 8
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

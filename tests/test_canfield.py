@@ -342,3 +342,49 @@ def test_last_card_wins():
 def test_greedy_never_loops(preset):
     records = simsol.simulate("canfield", preset=preset, deals=300, seed=3, workers=1).data
     assert records["moves"].max() < 1000  # a loop would run to the idle cap
+
+
+# Base 8: 10♥ can go up, and the cards that could be built on it are the black 9s.
+SAFE_UP = BASE + """
+foundation1: 8♠ 9♠
+foundation2: 8♥ 9♥
+foundation3: CLUBS
+reserve: (2♦) 3♦
+tableau1: UNDER10♥
+tableau2: 4♦
+tableau3: 6♦
+tableau4: 7♦
+"""
+
+
+@pytest.mark.parametrize("clubs, under, reserve, preset, safe", [
+    ("8♣ 9♣", "5♦ ", True, "book", True),       # both black 9s up: nothing can go on 10♥
+    ("8♣", "5♦ ", True, "book", False),          # 9♣ may still want to go on it
+    ("8♣ 9♣", "", True, "book", False),          # its pile's last card: the reserve fills it
+    ("8♣ 9♣", "", False, "book", True),          # ... unless the reserve is out
+    ("8♣ 9♣", "5♦ ", True, "worrying-back", False),  # a 9 could come back down
+    ("8♣ 9♣", "", True, "solvitaire", False),    # Solvitaire fills a space at once too
+])
+def test_the_solvers_safe_move_is_a_tableau_card_nothing_can_go_on(clubs, under, reserve,
+                                                                    preset, safe):
+    """The solver plays such a card up alone (``safe_move``); a card from the reserve never."""
+    from simsol.rules import build_rules, encode_rules
+    text = SAFE_UP.replace("CLUBS", clubs).replace("UNDER", under)
+    if not reserve:
+        text = text.replace("reserve: (2♦) 3♦\n", "")
+    position = parse_position(CANFIELD, text)
+    rules = encode_rules(CANFIELD, build_rules(CANFIELD, preset))
+    rows = position.legal_rows(rules)
+    pick = CANFIELD.safe_move(position.state(), rules, rows, len(rows))
+    if safe:
+        assert (CANFIELD.piles[rows[pick][1]], CANFIELD.piles[rows[pick][2]]) == (
+            "tableau1", "foundation2")
+    else:
+        assert pick == -1
+    up_from_reserve = parse_position(CANFIELD, text.replace("3♦", "10♥").replace(
+        "UNDER", "").replace("tableau1: 5♦ 10♥", "tableau1: 5♦").replace("tableau1: 10♥",
+                                                                       "tableau1: 5♦"))
+    rows = up_from_reserve.legal_rows(rules)
+    assert any(CANFIELD.piles[row[1]] == "reserve" and row[2] == CANFIELD.piles.index(
+        "foundation2") for row in rows) == reserve
+    assert CANFIELD.safe_move(up_from_reserve.state(), rules, rows, len(rows)) == -1

@@ -154,7 +154,7 @@ def choose_hop(pos, rules, moves, n, policy, rng, work):
     first, candidates = start_totals(moves, n, policy, totals)
     if candidates <= 1:
         return first
-    safe = game_safe_move(pos, rules, moves, n)
+    safe = game_safe_move(pos, rules, moves, n) if policy[solver.P_SAFE_MOVES] != 0 else -1
     if safe >= 0 and allowed(moves, safe, policy):
         return safe
     for _ in range(int(policy[P_SAMPLES])):

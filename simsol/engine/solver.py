@@ -136,9 +136,12 @@ SOLVER_SETTINGS = (
     Setting("dominance", True, "leave out the moves the game's dominance rule proves needless "
             "(its solver_skips: Klondike with partial runs, a run moved from one card onto "
             "that card's twin when that frees no card for a foundation)", flag=True),
+    Setting("safe_moves", True, "play a move the game proves safe alone, without trying the "
+            "others (its safe_move: Klondike's and Canfield's card to a foundation that no "
+            "card can still want)", flag=True),
 )
 (P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_RESTART_NODES, P_SHAKE,
- P_DOMINANCE) = own_slots(SOLVER_SETTINGS)
+ P_DOMINANCE, P_SAFE_MOVES) = own_slots(SOLVER_SETTINGS)
 game_setup = game_safe_move = game_keeps_moves = game_solver_skips = _unbound  # the game's
 # kernels (binder.py)
 GAME_STOCK_MACRO = False  # the game's ``STOCK_TURNS_COMMUTE`` (binder.py)
@@ -314,7 +317,8 @@ def push_candidates(work, pos, rules, policy, n, top, skip, salt):
     The first ``skip`` listed moves are left out, and not read: at a draw state, the tableau's
     own moves, which it does not list again (see ``solve``).  The safe move is looked for among
     the others."""
-    safe = game_safe_move(pos, rules, work.listed[skip:], n - skip)
+    safe = game_safe_move(pos, rules, work.listed[skip:], n - skip) if policy[
+        P_SAFE_MOVES] != 0 else -1
     safe = safe + skip if safe >= 0 else -1
     if safe >= 0 and policy[P_PRIORITY + work.listed[safe, M_KIND]] != NEVER:
         for c in range(MOVE_COLUMNS):

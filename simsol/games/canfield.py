@@ -61,6 +61,7 @@ from simsol.engine.piles import (
     turn_up_top,
 )
 from simsol.engine.state import (
+    M_CARD,
     M_DST,
     M_KIND,
     M_SPARE,
@@ -269,6 +270,51 @@ def generate(pos, rules, moves, n):
             n = gen_worrying_back(piles, lens, down, WASTE, False, succ, moves, n)
     return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
                           moves, n)
+
+
+@kernel(inline="always")
+def nothing_builds_on(lens, card, base, succ):
+    """No card can ever be built on ``card``: both cards of the other colour that the tableau's
+    succession ``succ`` puts on it are on their foundations (which build up from ``base``)."""
+    for rank in range(1, 14):
+        if succ[rank] != RANK[card]:
+            continue
+        for suit in range(NF):
+            if suit % 2 != SUIT[card] % 2 and (rank - base) % 13 >= lens[F0 + suit]:
+                return False
+    return True
+
+
+@kernel
+def safe_move(pos, rules, moves, n):
+    """The solver's safe move (engine/solver.py): a tableau card to its foundation when no card
+    can ever be built on it (``nothing_builds_on``; without worrying back, a card up stays up).
+
+    Why no win is lost: such a card has nothing on it and nothing can ever go on it, so in any
+    winning line it only waits, or moves on its own or on top of a run, until it goes up.  Play
+    it up first and the rest of the line without its own moves: every other move stays legal
+    (a run that carried it moves from the same card without it), and each position is the
+    line's with that card on its foundation instead.  Not when it is the last card of its pile
+    while the reserve must fill a space at once (the reserve's top would go into the space
+    sooner, where the line may have wanted it elsewhere); not from the reserve (its next card
+    shows sooner, and a space filled later takes another card) nor from the waste (which card a
+    later pass turns up would change)."""
+    piles, lens, down, vars = pos
+    if rules[R_WORRY]:
+        return -1
+    base = vars[BASE_RANK]
+    succ = tableau_succ(vars, rules)
+    forced_fill = lens[RESERVE] > 0 and (rules[R_SPACE] == SPACE_AT_ONCE
+                                         or rules[R_SPACE] == SPACE_THEN_ANY)
+    for i in range(n):
+        src = moves[i, M_SRC]
+        if moves[i, M_KIND] != TO_FOUNDATION or not T0 <= src < T0 + NT:
+            continue
+        if lens[src] == 1 and forced_fill:
+            continue
+        if nothing_builds_on(lens, moves[i, M_CARD], base, succ):
+            return i
+    return -1
 
 
 @kernel
