@@ -113,22 +113,32 @@ class Store:
         try:
             lock.acquire()
         except Timeout:
-            try:
-                holder = (self.path / HOLDER).read_text().strip()
-            except OSError:
-                holder = "another simsol run"
-            raise SimsolError(f"{self.path} is in use by {holder}; wait for it to finish or "
-                              "use another --out folder") from None
+            raise SimsolError(f"{self.path} is in use by {self._holder()}; wait for it to "
+                              "finish or use another --out folder") from None
         try:
             command = " ".join([Path(sys.argv[0]).name] + sys.argv[1:])[:200]
-            (self.path / HOLDER).write_text(
+            atomic_write_bytes(self.path / HOLDER, (
                 f"pid {os.getpid()} on {socket.gethostname()} since "
-                f"{time.strftime('%Y-%m-%d %H:%M:%S')} ({command})\n")
+                f"{time.strftime('%Y-%m-%d %H:%M:%S')} ({command})\n").encode())
             self.manifest = self._read_manifest()
             yield self
         finally:
             (self.path / HOLDER).unlink(missing_ok=True)
             lock.release()
+
+    def _holder(self) -> str:
+        """Who holds the folder, as the holder wrote it.  The winner of two runs started
+        together writes it just after taking the lock, so the loser waits a moment for it
+        (half a second at most) rather than name no one."""
+        for _ in range(10):
+            try:
+                holder = (self.path / HOLDER).read_text().strip()
+            except OSError:
+                holder = ""
+            if holder:
+                return holder
+            time.sleep(0.05)
+        return "another simsol run"
 
     def save_manifest(self) -> None:
         self.path.mkdir(parents=True, exist_ok=True)

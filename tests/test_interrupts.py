@@ -29,7 +29,15 @@ policies = ["greedy"]
 def start(spec, out):
     return subprocess.Popen([sys.executable, "-m", "simsol.cli", "experiment", str(spec),
                              "--out", str(out), "--no-progress", "--workers", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=answer_interrupts)
+
+
+def answer_interrupts():
+    """The run takes Ctrl-C as it would from a terminal, whatever the test runner's own
+    disposition: a runner started in the background ignores SIGINT, and a child inherits that
+    (Python then installs no KeyboardInterrupt handler, and the run would play on to the end)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for_chunks(out, at_least, polls=2400):
@@ -48,6 +56,7 @@ def test_killed_run_resumes_to_identical_records(tmp_path, how):
     out = tmp_path / "out"
     process = start(spec, out)
     wait_for_chunks(out, 3)
+    assert process.poll() is None, "the run ended before it could be stopped"
     process.send_signal(how)
     _, err = process.communicate(timeout=60)
     if how == signal.SIGINT:
