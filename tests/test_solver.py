@@ -88,6 +88,17 @@ def test_an_unknown_is_not_a_loss():
     assert end == "unknown"
 
 
+def assert_verdicts_agree(game_name, preset, deals, options, changed):
+    """Search ``deals`` deals with ``options``, and again with ``changed`` on top: on every deal
+    both decide (at least 10), the verdicts agree.  Returns both lists of verdicts."""
+    first = verdicts(game_name, preset, deals, options)
+    second = verdicts(game_name, preset, deals, {**options, **changed})
+    both = [(a, b) for a, b in zip(first, second) if "unknown" not in (a, b)]
+    assert len(both) >= 10
+    assert all(a == b for a, b in both), list(zip(first, second))
+    return first, second
+
+
 def verdicts(game_name: str, preset: str, deals: int, options: dict) -> list[str]:
     """The solver's verdict on each of ``deals`` deals of seed 0, searched without playing."""
     solve = deal_solver(game_name, preset, options)
@@ -99,12 +110,8 @@ def test_the_stock_turn_compression_finds_the_plain_searchs_verdicts(game_name, 
     """After a stock turn the solver leaves out the tableau's own moves (``stock_macro``): they
     commute with the turns, so no line is lost.  On deals both searches decide within a small
     budget, the verdicts agree; and the compressed search decides at least as many."""
-    small = {"nodes": 20_000, "table_mb": 4}
-    macro = verdicts(game_name, preset, 50, small)
-    plain = verdicts(game_name, preset, 50, {**small, "stock_macro": False})
-    both = [(m, p) for m, p in zip(macro, plain) if "unknown" not in (m, p)]
-    assert len(both) >= 10
-    assert all(m == p for m, p in both), list(zip(macro, plain))
+    macro, plain = assert_verdicts_agree(game_name, preset, 50, {"nodes": 20_000, "table_mb": 4},
+                                         {"stock_macro": False})
     assert sum(m != "unknown" for m in macro) >= sum(p != "unknown" for p in plain)
 
 
@@ -240,11 +247,7 @@ def test_the_default_search_finds_the_verdicts_of_a_plainer_one(options, deals, 
     """Klondike's dominance rule (``dominance``) and the restarts in shaken orders
     (``restart_nodes``) lose no line: on deals both searches decide, the verdicts agree."""
     small = {"nodes": nodes, "table_mb": 16}
-    default = verdicts("klondike", "standard", deals, small)
-    plainer = verdicts("klondike", "standard", deals, {**small, **options})
-    both = [(d, p) for d, p in zip(default, plainer) if "unknown" not in (d, p)]
-    assert len(both) >= 10
-    assert all(d == p for d, p in both), list(zip(default, plainer))
+    assert_verdicts_agree("klondike", "standard", deals, small, options)
 
 
 @pytest.mark.parametrize("game_name, preset", [
@@ -254,12 +257,8 @@ def test_the_safe_moves_lose_no_line(game_name, preset):
     """A move the game proves safe (``safe_move``: Klondike's and Canfield's card up that no
     card can still want) is played alone; the search that tries every move
     (``safe_moves=false``) agrees on every deal both decide."""
-    small = {"nodes": 20_000, "table_mb": 4}
-    safe = verdicts(game_name, preset, 40, small)
-    every = verdicts(game_name, preset, 40, {**small, "safe_moves": False})
-    both = [(s, e) for s, e in zip(safe, every) if "unknown" not in (s, e)]
-    assert len(both) >= 10
-    assert all(s == e for s, e in both), list(zip(safe, every))
+    assert_verdicts_agree(game_name, preset, 40, {"nodes": 20_000, "table_mb": 4},
+                          {"safe_moves": False})
 
 
 def test_without_restarts_a_search_cut_short_is_not_searched_again():
