@@ -35,13 +35,19 @@ from typing import NamedTuple
 import numpy as np
 
 from simsol.engine import solver
-from simsol.engine.binder import _unbound, template
+from simsol.engine.binder import template
 from simsol.engine.choice import allowed, move_score  # bound per game (binder.py)
 from simsol.engine.jit import kernel
 from simsol.engine.layout import Setting, own_slots
 from simsol.engine.loop import apply_listed, is_won  # bound per game
 from simsol.engine.search import sample_unseen, start_totals
-from simsol.engine.solver import MOST_FOUNDATION, SOLVABLE, UNKNOWN, solve  # bound per game
+from simsol.engine.solver import (  # bound per game
+    MOST_FOUNDATION,
+    SOLVABLE,
+    UNKNOWN,
+    proven_safe,
+    solve,
+)
 from simsol.engine.state import (
     MAX_MOVES_LISTED,
     V_MOVES,
@@ -74,7 +80,6 @@ assert [s.name for s in HOP_SETTINGS[:len(SOLVER_SLOTS)]] == [
     s.name for s in solver.SOLVER_SETTINGS]
 EVEN, PROGRESS, NONE = range(len(FALLBACKS))
 GAME_CARDS = 0  # the deck size (bound per game)
-game_safe_move = _unbound
 
 
 class HopWork(NamedTuple):
@@ -154,7 +159,7 @@ def choose_hop(pos, rules, moves, n, policy, rng, work):
     first, candidates = start_totals(moves, n, policy, totals)
     if candidates <= 1:
         return first
-    safe = game_safe_move(pos, rules, moves, n) if policy[solver.P_SAFE_MOVES] != 0 else -1
+    safe = proven_safe(pos, rules, moves, n, policy)
     if safe >= 0 and allowed(moves, safe, policy):
         return safe
     for _ in range(int(policy[P_SAMPLES])):

@@ -308,6 +308,15 @@ def move_rank(policy, rows, r, salt, shake):
 
 
 @template(compile_as=kernel(inline="always"))
+def proven_safe(pos, rules, moves, n, policy):
+    """The row of the move the game proves safe (its ``safe_move``) among the ``n`` listed, or
+    -1: none, or ``safe_moves`` is off."""
+    if policy[P_SAFE_MOVES] == 0:
+        return -1
+    return game_safe_move(pos, rules, moves, n)
+
+
+@template(compile_as=kernel(inline="always"))
 def push_candidates(work, pos, rules, policy, n, top, skip, salt):
     """Copy the ``n`` listed moves the policy allows onto the stack at ``top``, best kind first
     (a stable insertion sort: listed order within a kind, or shaken by ``salt``, see
@@ -317,8 +326,7 @@ def push_candidates(work, pos, rules, policy, n, top, skip, salt):
     The first ``skip`` listed moves are left out, and not read: at a draw state, the tableau's
     own moves, which it does not list again (see ``solve``).  The safe move is looked for among
     the others."""
-    safe = game_safe_move(pos, rules, work.listed[skip:], n - skip) if policy[
-        P_SAFE_MOVES] != 0 else -1
+    safe = proven_safe(pos, rules, work.listed[skip:], n - skip, policy)
     safe = safe + skip if safe >= 0 else -1
     if safe >= 0 and policy[P_PRIORITY + work.listed[safe, M_KIND]] != NEVER:
         for c in range(MOVE_COLUMNS):

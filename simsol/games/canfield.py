@@ -210,10 +210,17 @@ def gen_worrying_back(piles, lens, down, helper, plain, succ, moves, n):
 
 
 @kernel(inline="always")
+def reserve_fills_at_once(lens, rules):
+    """A space now would be filled at once from the reserve (the book's and Solvitaire's
+    readings, while the reserve lasts)."""
+    return lens[RESERVE] > 0 and (rules[R_SPACE] == SPACE_AT_ONCE
+                                  or rules[R_SPACE] == SPACE_THEN_ANY)
+
+
+@kernel(inline="always")
 def space_to_fill(lens, rules):
-    """The space the reserve must fill at once (the book's and Solvitaire's readings), or -1."""
-    at_once = rules[R_SPACE] == SPACE_AT_ONCE or rules[R_SPACE] == SPACE_THEN_ANY
-    if lens[RESERVE] > 0 and at_once:
+    """The space the reserve must fill at once, or -1."""
+    if reserve_fills_at_once(lens, rules):
         for t in range(T0, T0 + NT):
             if lens[t] == 0:
                 return t
@@ -304,8 +311,7 @@ def safe_move(pos, rules, moves, n):
         return -1
     base = vars[BASE_RANK]
     succ = tableau_succ(vars, rules)
-    forced_fill = lens[RESERVE] > 0 and (rules[R_SPACE] == SPACE_AT_ONCE
-                                         or rules[R_SPACE] == SPACE_THEN_ANY)
+    forced_fill = reserve_fills_at_once(lens, rules)
     for i in range(n):
         src = moves[i, M_SRC]
         if moves[i, M_KIND] != TO_FOUNDATION or not T0 <= src < T0 + NT:
