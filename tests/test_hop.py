@@ -54,16 +54,19 @@ def test_hop_plays_the_real_game_and_its_trace_matches_the_batch(game_name):
 OPEN_WINS = [c for c in CASES if c.end == "won" and "(" not in c.position]
 
 
+@pytest.mark.parametrize("halving", [False, True], ids=["one-round", "halving"])
 @pytest.mark.parametrize("case", OPEN_WINS, ids=[f"{c.game}-{c.name}" for c in OPEN_WINS])
-def test_hop_wins_a_winnable_position_with_every_card_in_sight(case):
+def test_hop_wins_a_winnable_position_with_every_card_in_sight(case, halving):
     """With nothing unseen every sampled world is the real one, so a move the solver can win
     from beats every move it cannot: hop wins each hand-built solvable position that has no
-    face-down card (tests/test_solver_positions.py), where a trap or a rule is the whole point."""
+    face-down card (tests/test_solver_positions.py), where a trap or a rule is the whole point.
+    With sequential halving the winning move must survive every round."""
     rules = dict(case.rules)
     preset = rules.pop("preset", None)
     end, final = play_out(get_game(case.game), case.position, policy="hop", preset=preset,
                           rules=rules or None,
-                          policy_options={"samples": 1, "nodes": 50_000, "table_mb": 4})
+                          policy_options={"samples": 1, "nodes": 50_000, "table_mb": 4,
+                                          "halving": halving})
     assert end == "won", case.why
 
 

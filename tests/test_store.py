@@ -341,3 +341,16 @@ def test_a_spec_declares_its_own_policies(tmp_path):
     path.write_text(path.read_text().replace("nodes = 500", "node = 500"))
     with pytest.raises(SimsolError, match="node"):
         load_spec(path)
+
+
+@pytest.mark.parametrize("spec", sorted(
+    path.name for path in (Path(__file__).parents[1] / "experiments").glob("*.toml")
+    if path.name != "policies.example.toml"))
+def test_every_shipped_spec_loads(spec):
+    """A spec the README tells users to run must name games, presets and policies that exist:
+    a typo there would only show hours into a run."""
+    from simsol.experiments import load_spec
+    loaded = load_spec(Path(__file__).parents[1] / "experiments" / spec)
+    assert loaded.cells
+    for cell in loaded.cells:
+        assert loaded.deals_for(cell, loaded.deals) >= 1

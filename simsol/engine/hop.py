@@ -71,10 +71,14 @@ HOP_SETTINGS = (
     Setting("fallback", "even", "what a world the solver could not decide counts: half a win "
             "(even), how far its search got (progress: the share of cards it brought to the "
             "foundations), or nothing (none)", choices=FALLBACKS),
+    Setting("halving", False, "sequential halving: after each round of `samples` worlds keep "
+            "the better half of the candidates and deal `samples` new worlds for them, until "
+            "one is left (off: one round, every candidate judged in the same `samples` worlds)",
+            flag=True),
 )
 SOLVER_SLOTS = own_slots(HOP_SETTINGS)[:len(solver.SOLVER_SETTINGS)]
 P_NODES, P_TABLE_MB, P_DEPTH = SOLVER_SLOTS[:3]
-P_SAMPLES, P_FALLBACK = own_slots(HOP_SETTINGS)[len(solver.SOLVER_SETTINGS):]
+P_SAMPLES, P_FALLBACK, P_HALVING = own_slots(HOP_SETTINGS)[len(solver.SOLVER_SETTINGS):]
 assert SOLVER_SLOTS == own_slots(solver.SOLVER_SETTINGS)
 assert [s.name for s in HOP_SETTINGS[:len(SOLVER_SLOTS)]] == [
     s.name for s in solver.SOLVER_SETTINGS]
@@ -92,6 +96,8 @@ class HopWork(NamedTuple):
     rng: np.ndarray
     hidden: np.ndarray
     totals: np.ndarray
+    scores: np.ndarray  # float64[MAX_MOVES_LISTED]: the heuristic's score of each candidate
+    alive: np.ndarray  # uint8[MAX_MOVES_LISTED]: 1 for a candidate still judged
     seen: np.ndarray  # uint8[256]: 1 for a card seen face up this deal
     memory: np.ndarray  # int64[2]: whether the game allows a memory; the game stream's counter
     search: solver.SolverWork
@@ -109,6 +115,8 @@ def make_work(game, policy) -> HopWork:
                    np.zeros(2 * N_STREAMS, dtype=np.uint64),
                    np.zeros(game.deck.size, dtype=np.uint8),
                    np.zeros(MAX_MOVES_LISTED, dtype=np.float64),
+                   np.zeros(MAX_MOVES_LISTED, dtype=np.float64),
+                   np.zeros(MAX_MOVES_LISTED, dtype=np.uint8),
                    np.zeros(256, dtype=np.uint8), memory,
                    solver.make_work(game, policy))
 
@@ -149,11 +157,44 @@ def world_value(rules, move, policy, work):
     return 0.99 * work.search.meta[MOST_FOUNDATION] / GAME_CARDS
 
 
+@kernel(inline="always")
+def better(totals, scores, i, j):
+    """True when candidate ``i`` ranks above ``j``: a higher total, or on equal totals the
+    heuristic's higher score, or on both equal the earlier listed."""
+    if totals[i] != totals[j]:
+        return totals[i] > totals[j]
+    if scores[i] != scores[j]:
+        return scores[i] > scores[j]
+    return i < j
+
+
+@template
+def judge_round(pos, rules, moves, n, policy, rng, work):
+    """Deal ``samples`` worlds and add each live candidate's value in each to its total (every
+    live candidate sees the same worlds)."""
+    totals = work.totals
+    for _ in range(int(policy[P_SAMPLES])):
+        copy_position(pos, work.world)
+        sample_unseen(work.world, rng, work.hidden, work.seen)
+        future = next_word(rng, POLICY_STREAM)  # the game's own randomness, sampled, never read
+        for i in range(n):
+            if work.alive[i] == 0:
+                continue
+            for k in range(rng.shape[0]):
+                work.rng[k] = rng[k]
+            work.rng[2 * GAME_STREAM] = future
+            work.rng[2 * GAME_STREAM + 1] = 0
+            totals[i] += world_value(rules, moves[i], policy, work)
+
+
 @template
 def choose_hop(pos, rules, moves, n, policy, rng, work):
     """Sample ``samples`` worlds; in each, judge every allowed move by the solver; play the
-    move with the best total (every candidate sees the same worlds).  A single allowed move,
-    or one the game proves safe from visible cards, is played without a search."""
+    move with the best total (every candidate sees the same worlds; equal totals go to the
+    heuristic's better move).  With ``halving``, the better half of the candidates goes on to
+    another round of ``samples`` new worlds, until one is left: the worlds go to the moves
+    still in doubt.  A single allowed move, or one the game proves safe from visible cards, is
+    played without a search."""
     remember(pos, rng, work.seen, work.memory)
     totals = work.totals
     first, candidates = start_totals(moves, n, policy, totals)
@@ -162,28 +203,32 @@ def choose_hop(pos, rules, moves, n, policy, rng, work):
     safe = proven_safe(pos, rules, moves, n, policy)
     if safe >= 0 and allowed(moves, safe, policy):
         return safe
-    for _ in range(int(policy[P_SAMPLES])):
-        copy_position(pos, work.world)
-        sample_unseen(work.world, rng, work.hidden, work.seen)
-        future = next_word(rng, POLICY_STREAM)  # the game's own randomness, sampled, never read
-        for i in range(n):
-            if not allowed(moves, i, policy):
+    for i in range(n):
+        work.alive[i] = 1 if allowed(moves, i, policy) else 0
+        work.scores[i] = move_score(pos, rules, moves[i], policy) if work.alive[i] else 0.0
+    live = candidates
+    while True:
+        judge_round(pos, rules, moves, n, policy, rng, work)
+        if policy[P_HALVING] == 0 or live <= 2:
+            break
+        keep = (live + 1) // 2
+        for i in range(n):  # a candidate stays when fewer than ``keep`` rank above it
+            if work.alive[i] == 0:
                 continue
-            for k in range(rng.shape[0]):
-                work.rng[k] = rng[k]
-            work.rng[2 * GAME_STREAM] = future
-            work.rng[2 * GAME_STREAM + 1] = 0
-            totals[i] += world_value(rules, moves[i], policy, work)
-    best = first
-    best_score = move_score(pos, rules, moves[first], policy)
-    for i in range(first + 1, n):
-        if not allowed(moves, i, policy):
-            continue
-        if totals[i] > totals[best]:
+            above = 0
+            for j in range(n):
+                if j != i and work.alive[j] != 0 and better(totals, work.scores, j, i):
+                    above += 1
+            if above >= keep:
+                work.alive[i] = 2  # out after this pass (2: still ranked against the others)
+        live = 0
+        for i in range(n):
+            if work.alive[i] == 2:
+                work.alive[i] = 0
+            elif work.alive[i] == 1:
+                live += 1
+    best = -1
+    for i in range(n):
+        if work.alive[i] != 0 and (best < 0 or better(totals, work.scores, i, best)):
             best = i
-            best_score = move_score(pos, rules, moves[i], policy)
-        elif totals[i] == totals[best]:
-            score = move_score(pos, rules, moves[i], policy)
-            if score > best_score:
-                best, best_score = i, score
     return best
