@@ -66,7 +66,8 @@ class PolicyConfig:
 
     @property
     def sees_hidden(self) -> bool:
-        return self.player.sees_hidden or bool(self.value("sees_hidden"))
+        return self.player.sees_hidden or any(
+            bool(self.value(name)) for name in ("sees_hidden", "sees_stock"))
 
     def value(self, name: str):
         """A setting of the base: the configured value or the declared default."""

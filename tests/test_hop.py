@@ -22,6 +22,7 @@ from simsol.engine.streams import GAME_STREAM, N_STREAMS, init_streams
 from simsol.experiments import run_experiment
 from simsol.games import game_names, get_game
 from simsol.games.klondike import PILES
+from simsol.players import BASES
 from simsol.policies import build_policy
 from simsol.positions import parse_position, play_out
 from simsol.report import write_report
@@ -91,6 +92,8 @@ def test_hop_settings_are_listed_and_stamped_into_its_id():
     changed = build_policy(game, "hop", {"samples": 3, "fallback": "none"})
     assert changed.id == "hop[samples=3,fallback=none]"
     assert not changed.config.sees_hidden  # honest: no "(sees-hidden-cards)" label
+    peeking = build_policy(game, "hop", {"sees_stock": True})
+    assert peeking.config.sees_hidden and peeking.id.endswith("(sees-hidden-cards)")
 
 
 # Three cards seen (a turned-through stock: 4♠ 5♠ 6♠) and three never seen, face down.
@@ -149,7 +152,7 @@ def test_a_world_does_not_depend_on_where_the_unseen_cards_really_lie():
 def test_the_memory_is_what_was_face_up_and_is_forgotten_at_a_reshuffle():
     position, _ = memory_position()
     seen = np.zeros(256, dtype=np.uint8)
-    memory = np.array([1, 0], dtype=np.int64)  # a game with one card of each kind
+    memory = np.array([1, 0, -1], dtype=np.int64)  # one card of each kind; the stock unseen
     rng = streams(1)
     position.vars[V_MOVES] = 5
     seen[parse_card("4♠")] = 1  # seen before this move
@@ -165,6 +168,20 @@ def test_the_memory_is_what_was_face_up_and_is_forgotten_at_a_reshuffle():
     memory[0] = 0  # two cards of a kind: no memory at all
     remember(position.state(), rng, seen, memory)
     assert not seen.any()
+
+
+def test_seeing_the_stock_keeps_its_order_in_every_world():
+    """``sees_stock`` (lonelybot's hop's information, a peek): the stock's cards count as seen
+    from the first move, so a world deals only the tableau's face-down cards."""
+    position, _ = memory_position()
+    seen = np.zeros(256, dtype=np.uint8)
+    memory = np.array([1, 0, PILES.index("stock")], dtype=np.int64)
+    remember(position.state(), streams(1), seen, memory)  # move 0: nothing remembered yet
+    assert {i for i in range(256) if seen[i]} == {
+        parse_card(c) for c in ("4♠", "5♠", "6♠", "3♥", "8♣")}
+    work = build_policy(get_game("klondike"), "hop", {"sees_stock": True}).make_work(
+        get_game("klondike"))[BASES["hop"].kernel_index]
+    assert work.memory[2] == PILES.index("stock")
 
 
 def test_the_report_says_how_much_of_perfect_play_each_player_gets(tmp_path):

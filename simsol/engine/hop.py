@@ -71,6 +71,9 @@ HOP_SETTINGS = (
     Setting("fallback", "even", "what a world the solver could not decide counts: half a win "
             "(even), how far its search got (progress: the share of cards it brought to the "
             "foundations), or nothing (none)", choices=FALLBACKS),
+    Setting("sees_stock", False, "know the stock's order from the deal's start (lonelybot's hop "
+            "player does; it reads hidden cards, so every id says so): only the tableau's "
+            "face-down cards are dealt at random", flag=True),
     Setting("halving", False, "sequential halving: after each round of `samples` worlds keep "
             "the better half of the candidates and deal `samples` new worlds for them, until "
             "one is left (off: one round, every candidate judged in the same `samples` worlds)",
@@ -78,7 +81,7 @@ HOP_SETTINGS = (
 )
 SOLVER_SLOTS = own_slots(HOP_SETTINGS)[:len(solver.SOLVER_SETTINGS)]
 P_NODES, P_TABLE_MB, P_DEPTH = SOLVER_SLOTS[:3]
-P_SAMPLES, P_FALLBACK, P_HALVING = own_slots(HOP_SETTINGS)[len(solver.SOLVER_SETTINGS):]
+P_SAMPLES, P_FALLBACK, P_SEES_STOCK, P_HALVING = own_slots(HOP_SETTINGS)[len(SOLVER_SLOTS):]
 assert SOLVER_SLOTS == own_slots(solver.SOLVER_SETTINGS)
 assert [s.name for s in HOP_SETTINGS[:len(SOLVER_SLOTS)]] == [
     s.name for s in solver.SOLVER_SETTINGS]
@@ -99,17 +102,20 @@ class HopWork(NamedTuple):
     scores: np.ndarray  # float64[MAX_MOVES_LISTED]: the heuristic's score of each candidate
     alive: np.ndarray  # uint8[MAX_MOVES_LISTED]: 1 for a candidate still judged
     seen: np.ndarray  # uint8[256]: 1 for a card seen face up this deal
-    memory: np.ndarray  # int64[2]: whether the game allows a memory; the game stream's counter
+    memory: np.ndarray  # int64[3]: whether the game allows a memory; the game stream's counter;
+    # the stock's pile, or -1 (the player does not see the stock: ``sees_stock`` off)
     search: solver.SolverWork
 
 
-REMEMBERS, LAST_DRAW = range(2)  # HopWork.memory
+REMEMBERS, LAST_DRAW, STOCK_SEEN = range(3)  # HopWork.memory
 
 
 def make_work(game, policy) -> HopWork:
     cards = game.deck.cards()
-    memory = np.zeros(2, dtype=np.int64)
+    memory = np.zeros(3, dtype=np.int64)
     memory[REMEMBERS] = len(set(cards.tolist())) == cards.size  # one card of each kind
+    sees_stock = policy.size > P_SEES_STOCK and policy[P_SEES_STOCK] == 1
+    memory[STOCK_SEEN] = game.piles.index("stock") if sees_stock and "stock" in game.piles else -1
     return HopWork(make_position(game.n_piles, game.capacity),
                    make_position(game.n_piles, game.capacity),
                    np.zeros(2 * N_STREAMS, dtype=np.uint64),
@@ -125,7 +131,8 @@ def make_work(game, policy) -> HopWork:
 def remember(pos, rng, seen, memory):
     """Add the cards face up now to the cards seen this deal.  Forgotten at a deal's first move
     and whenever the game has drawn on its random stream since the last move (a reshuffle); a
-    game with two cards of a kind keeps no memory."""
+    game with two cards of a kind keeps no memory.  With ``sees_stock`` the stock's cards count
+    as seen, where they lie (a peek: the id says so)."""
     draws = np.int64(rng[2 * GAME_STREAM + 1])
     if pos.vars[V_MOVES] == 0 or draws != memory[LAST_DRAW] or memory[REMEMBERS] == 0:
         for card in range(seen.shape[0]):
@@ -136,6 +143,10 @@ def remember(pos, rng, seen, memory):
     for p in range(pos.lens.shape[0]):
         for i in range(pos.down[p], pos.lens[p]):
             seen[pos.piles[p, i]] = 1
+    stock = memory[STOCK_SEEN]
+    if stock >= 0:
+        for i in range(pos.lens[stock]):
+            seen[pos.piles[stock, i]] = 1
 
 
 @template(compile_as=kernel(inline="always"))
