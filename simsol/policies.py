@@ -67,7 +67,7 @@ class PolicyConfig:
     @property
     def sees_hidden(self) -> bool:
         return self.player.sees_hidden or any(
-            bool(self.value(name)) for name in ("sees_hidden", "sees_stock"))
+            setting.peeks and bool(self.value(setting.name)) for setting in self.player.settings)
 
     def value(self, name: str):
         """A setting of the base: the configured value or the declared default."""

@@ -15,7 +15,7 @@ import pytest
 
 import simsol
 from simsol.cards import parse_card
-from simsol.engine.hop import remember
+from simsol.engine.hop import STOCK_SEEN, remember
 from simsol.engine.search import sample_unseen
 from simsol.engine.state import END_REASONS, V_MOVES
 from simsol.engine.streams import GAME_STREAM, N_STREAMS, init_streams
@@ -181,7 +181,7 @@ def test_seeing_the_stock_keeps_its_order_in_every_world():
         parse_card(c) for c in ("4♠", "5♠", "6♠", "3♥", "8♣")}
     work = build_policy(get_game("klondike"), "hop", {"sees_stock": True}).make_work(
         get_game("klondike"))[BASES["hop"].kernel_index]
-    assert work.memory[2] == PILES.index("stock")
+    assert work.memory[STOCK_SEEN] == PILES.index("stock")
 
 
 def test_the_report_says_how_much_of_perfect_play_each_player_gets(tmp_path):

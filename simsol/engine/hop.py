@@ -73,7 +73,7 @@ HOP_SETTINGS = (
             "foundations), or nothing (none)", choices=FALLBACKS),
     Setting("sees_stock", False, "know the stock's order from the deal's start (lonelybot's hop "
             "player does; it reads hidden cards, so every id says so): only the tableau's "
-            "face-down cards are dealt at random", flag=True),
+            "face-down cards are dealt at random", flag=True, peeks=True),
     Setting("halving", False, "sequential halving: after each round of `samples` worlds keep "
             "the better half of the candidates and deal `samples` new worlds for them, until "
             "one is left (off: one round, every candidate judged in the same `samples` worlds)",
@@ -114,8 +114,8 @@ def make_work(game, policy) -> HopWork:
     cards = game.deck.cards()
     memory = np.zeros(3, dtype=np.int64)
     memory[REMEMBERS] = len(set(cards.tolist())) == cards.size  # one card of each kind
-    sees_stock = policy.size > P_SEES_STOCK and policy[P_SEES_STOCK] == 1
-    memory[STOCK_SEEN] = game.piles.index("stock") if sees_stock and "stock" in game.piles else -1
+    sees_stock = policy[P_SEES_STOCK] == 1 and "stock" in game.piles
+    memory[STOCK_SEEN] = game.piles.index("stock") if sees_stock else -1
     return HopWork(make_position(game.n_piles, game.capacity),
                    make_position(game.n_piles, game.capacity),
                    np.zeros(2 * N_STREAMS, dtype=np.uint64),

@@ -30,7 +30,8 @@ class Setting:
     """One setting of a player base: its name, default, what it may be, and what it does.
 
     ``choices`` for names (stored as their index), ``low``/``high`` for whole numbers, ``flag``
-    for true/false, ``number`` for any real number."""
+    for true/false, ``number`` for any real number.  ``peeks`` marks a flag that, on, lets the
+    player read hidden cards: every id of such a policy says so (policies.py)."""
 
     name: str
     default: Any
@@ -40,6 +41,7 @@ class Setting:
     high: int | None = None
     flag: bool = False
     number: bool = False
+    peeks: bool = False
 
     def encode(self, value) -> float:
         if self.choices:

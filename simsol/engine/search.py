@@ -31,7 +31,7 @@ LOOKAHEAD_SETTINGS = HEURISTIC_SETTINGS + (
     Setting("depth", 40, "roll-out moves after each candidate", low=1, high=10_000),
     Setting("rollout", "heuristic", "the player that plays the roll-outs", choices=MODES),
     Setting("sees_hidden", False, "search the real cards instead of sampled ones (an upper "
-            "bound: it sees every face-down card)", flag=True),
+            "bound: it sees every face-down card)", flag=True, peeks=True),
 )
 _, P_SAMPLES, P_DEPTH, P_ROLLOUT, P_SEES_HIDDEN = own_slots(LOOKAHEAD_SETTINGS)
 
