@@ -62,7 +62,10 @@ class Base:
 # 8: Canfield's safe move (a tableau card up that nothing can go on, played alone by the solver
 #    and by hop without a search); the solver's and hop's Canfield results move, the rest play
 #    as in 7.
-PLAYERS_VERSION = 8
+# 9: the solver's last search keys Klondike with partial runs blind to which twin a run lies on
+#    (``solver_pile_hash``); the solver's and hop's results with partial runs move, the book's
+#    Klondike and every other game play as in 8.
+PLAYERS_VERSION = 9
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

@@ -64,6 +64,26 @@ def pile_hash(pos, p, salt):
 
 
 @kernel(inline="always")
+def root_and_set_hash(pos, p, salt):
+    """One pile's share of a key that cannot tell which twin a run lies on (a game's
+    ``solver_pile_hash``, engine/solver.py): its face-down cards and the root of its face-up run
+    as ``pile_hash`` reads them, and each card above the root only as a member of a set, so the
+    shares of a tableau add up to the same key wherever its runs lie, as long as each pile keeps
+    its root.  Where building goes by colour and rank only, the runs then lie on the twins in
+    one way or the other (which of two same-coloured cards of a rank each run lies on is all
+    that is left), so positions with one key differ only by runs swapped between twins."""
+    n, down = pos.lens[p], pos.down[p]
+    x = salt ^ np.uint64(down)
+    for i in range(down):
+        x = x * _PRIME + np.uint64(pos.piles[p, i])
+    x = x * _PRIME + np.uint64(pos.piles[p, down] if n > down else 255)
+    total = mix64(x ^ salt)
+    for i in range(down + 1, n):
+        total += mix64(np.uint64(pos.piles[p, i]) * _GOLDEN + np.uint64(0x2545F4914F6CDD1D))
+    return total
+
+
+@kernel(inline="always")
 def counters_hash(pos, state_vars):
     """The counters' share of the position hash."""
     total = np.uint64(0)

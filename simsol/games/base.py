@@ -32,7 +32,10 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   ``solver_skips(pos, rules, move)``: True for a listed move the solver need not try at all,
   because whenever the position can be won, it can be won by a line that does not begin with
   such a move (a dominance rule, with its proof beside it; the solver's ``dominance`` setting
-  turns it off).
+  turns it off).  Optionally ``solver_pile_hash(pos, rules, p, salt)``: pile ``p``'s share of the
+  solver's key, where the game proves positions alike that the plain hash tells apart (two
+  positions with one key must be won or lost together; Klondike's runs on twin cards).  It is
+  read only with ``dominance`` on; the default is the plain ``pile_hash``.
   ``STOCK_TURNS_COMMUTE`` (default True; it matters only with ``keeps_moves``): the stable moves
   commute with a move ``keeps_moves`` keeps them through (a stock turn).  Where one is legal
   after a turn, it was legal before it, the turn is still legal after it (or once the moves it
@@ -48,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from simsol.cards import DeckSpec
+from simsol.engine.hashing import pile_hash
 from simsol.engine.jit import kernel
 from simsol.rules import Option
 
@@ -77,6 +81,12 @@ def no_safe_move(pos, rules, moves, n):
 def never_skips(pos, rules, move):
     """For games with no dominance rule: the solver tries every listed move."""
     return False
+
+
+@kernel(inline="always")
+def plain_pile_hash(pos, rules, p, salt):
+    """For games whose solver keys a position by its plain hash (engine/hashing.py)."""
+    return pile_hash(pos, p, salt)
 
 
 @kernel(inline="always")
@@ -128,6 +138,7 @@ class Game:
     feature_score: Callable = no_game_features
     safe_move: Callable = no_safe_move  # the solver's: a move that cannot be wrong, or -1
     solver_skips: Callable = never_skips  # the solver's dominance rule: a move it need not try
+    solver_pile_hash: Callable = plain_pile_hash  # a pile's share of the solver's key
     narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
     progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
     stock_turns_commute: bool = True  # the solver may leave stable moves out after a stock turn
@@ -182,6 +193,7 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         feature_score=names.get("feature_score", no_game_features),
         safe_move=names.get("safe_move", no_safe_move),
         solver_skips=names.get("solver_skips", never_skips),
+        solver_pile_hash=names.get("solver_pile_hash", plain_pile_hash),
         narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
         progress_kinds=tuple(names.get("PROGRESS_KINDS", ())),
         stock_turns_commute=names.get("STOCK_TURNS_COMMUTE", True))

@@ -4,6 +4,7 @@ and the book's space rule (Kings only until all four Kings are placed)."""
 from __future__ import annotations
 
 from simsol.cards import ACE, STANDARD
+from simsol.engine.hashing import pile_hash, root_and_set_hash
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
@@ -342,6 +343,18 @@ def solver_skips(pos, rules, move):
     the verdicts with ``dominance=false``.  Whole runs only (the book): a run moves from its
     root, so no move is a ``build``."""
     return rules[R_PARTIAL] != 0 and move[0] == BUILD and pos.lens[move[2]] > 0
+
+
+@kernel(inline="always")
+def solver_pile_hash(pos, rules, p, salt):
+    """The solver's key with partial runs (engine/solver.py): a tableau pile's face-down cards
+    and its root, and its other face-up cards only as a set (``root_and_set_hash``), so two
+    positions that differ only by runs swapped between twins share a key.  They are won or lost
+    together: the proof beside ``solver_skips`` turns a line from one into a line from the
+    other.  Whole runs only, the plain hash: a run lying on a card may never leave it."""
+    if rules[R_PARTIAL] == 0 or p < T0:
+        return pile_hash(pos, p, salt)
+    return root_and_set_hash(pos, p, salt)
 
 
 @kernel
