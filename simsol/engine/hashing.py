@@ -56,9 +56,15 @@ def pile_salts(n_piles: int, groups: tuple[tuple[int, ...], ...] = ()) -> np.nda
 @kernel(inline="always")
 def pile_hash(pos, p, salt):
     """One pile's share of the position hash: its cards, length and face-down count, salted."""
-    n = pos.lens[p]
-    x = salt ^ np.uint64(n * 256 + pos.down[p])
-    for i in range(n):
+    return prefix_hash(pos, p, pos.lens[p], salt)
+
+
+@kernel(inline="always")
+def prefix_hash(pos, p, stop, salt):
+    """The hash of pile ``p``'s first ``stop`` cards and its face-down count, salted: the whole
+    pile's share when ``stop`` is its length."""
+    x = salt ^ np.uint64(stop * 256 + pos.down[p])
+    for i in range(stop):
         x = x * _PRIME + np.uint64(pos.piles[p, i])
     return mix64(x ^ salt)
 
@@ -73,11 +79,7 @@ def root_and_set_hash(pos, p, salt):
     one way or the other (which of two same-coloured cards of a rank each run lies on is all
     that is left), so positions with one key differ only by runs swapped between twins."""
     n, down = pos.lens[p], pos.down[p]
-    x = salt ^ np.uint64(down)
-    for i in range(down):
-        x = x * _PRIME + np.uint64(pos.piles[p, i])
-    x = x * _PRIME + np.uint64(pos.piles[p, down] if n > down else 255)
-    total = mix64(x ^ salt)
+    total = prefix_hash(pos, p, min(n, down + 1), salt)  # the face-down cards and the root
     for i in range(down + 1, n):
         total += mix64(np.uint64(pos.piles[p, i]) * _GOLDEN + np.uint64(0x2545F4914F6CDD1D))
     return total
