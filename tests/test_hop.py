@@ -15,9 +15,10 @@ import pytest
 
 import simsol
 from simsol.cards import parse_card
-from simsol.engine.hop import STOCK_SEEN, remember
+from simsol.engine.binder import bind
+from simsol.engine.hop import STOCK_SEEN, line_moves, remember
 from simsol.engine.search import sample_unseen
-from simsol.engine.state import END_REASONS, V_MOVES
+from simsol.engine.state import END_REASONS, M_DST, M_KIND, M_SRC, V_MOVES
 from simsol.engine.streams import GAME_STREAM, N_STREAMS, init_streams
 from simsol.experiments import run_experiment
 from simsol.games import game_names, get_game
@@ -26,6 +27,7 @@ from simsol.players import BASES
 from simsol.policies import build_policy
 from simsol.positions import parse_position, play_out
 from simsol.report import write_report
+from simsol.rules import build_rules, encode_rules
 from simsol.trace import trace
 from tests.test_solver_positions import CASES
 
@@ -34,16 +36,20 @@ DEALS = (0, 1)
 CAP = 120  # moves: long games (Grandma's Patience plays hundreds) are cut, and say so
 
 
+@pytest.mark.parametrize("lines", [False, True], ids=["moves", "lines"])
 @pytest.mark.parametrize("game_name", game_names())
-def test_hop_plays_the_real_game_and_its_trace_matches_the_batch(game_name):
+def test_hop_plays_the_real_game_and_its_trace_matches_the_batch(game_name, lines):
     """Every card exactly once at every step; an ordinary end (never a solver verdict: hop is a
-    player, not a solver); the traced game and the batch kernel agree."""
+    player, not a solver); the traced game and the batch kernel agree.  Judging lines, hop
+    plays a line through move by move across the loop's calls, so the batch (whose scratch
+    space lives across deals) and a single traced deal must agree on that too."""
     game = get_game(game_name)
     deck = Counter(int(c) for c in game.deck.cards())
-    records = simsol.simulate(game_name, policy="hop", policy_options=SMALL, deals=len(DEALS),
+    options = {**SMALL, "lines": lines, "closure": 200}
+    records = simsol.simulate(game_name, policy="hop", policy_options=options, deals=len(DEALS),
                               seed=11, workers=1, max_moves=CAP).data
     for deal, record in zip(DEALS, records):
-        t = trace(game_name, policy="hop", policy_options=SMALL, seed=11, deal=deal,
+        t = trace(game_name, policy="hop", policy_options=options, seed=11, deal=deal,
                   max_moves=CAP)
         assert t.end in END_REASONS and t.end not in ("unsolvable", "unknown")
         for step in range(0, len(t.moves) + 1, 7):
@@ -55,19 +61,21 @@ def test_hop_plays_the_real_game_and_its_trace_matches_the_batch(game_name):
 OPEN_WINS = [c for c in CASES if c.end == "won" and "(" not in c.position]
 
 
-@pytest.mark.parametrize("halving", [False, True], ids=["one-round", "halving"])
+@pytest.mark.parametrize("mode", [{"halving": False}, {"halving": True}, {"lines": True}],
+                         ids=["one-round", "halving", "lines"])
 @pytest.mark.parametrize("case", OPEN_WINS, ids=[f"{c.game}-{c.name}" for c in OPEN_WINS])
-def test_hop_wins_a_winnable_position_with_every_card_in_sight(case, halving):
+def test_hop_wins_a_winnable_position_with_every_card_in_sight(case, mode):
     """With nothing unseen every sampled world is the real one, so a move the solver can win
     from beats every move it cannot: hop wins each hand-built solvable position that has no
     face-down card (tests/test_solver_positions.py), where a trap or a rule is the whole point.
-    With sequential halving the winning move must survive every round."""
+    With sequential halving the winning move must survive every round; judging lines, the
+    winning line must be found and played through."""
     rules = dict(case.rules)
     preset = rules.pop("preset", None)
     end, final = play_out(get_game(case.game), case.position, policy="hop", preset=preset,
                           rules=rules or None,
                           policy_options={"samples": 1, "nodes": 50_000, "table_mb": 4,
-                                          "halving": halving})
+                                          **mode})
     assert end == "won", case.why
 
 
@@ -235,3 +243,54 @@ table_mb = 4
     share = (greedy & solved).sum() / solved.sum()
     assert line["greedy"] == f"{100 * greedy.mean():.2f}% ({100 * share:.1f}% of solvable)"
     assert "solvability.md" in {f.name for f in out.iterdir()}
+
+
+# The 9♠ covers a face-down card and the only ten it may go on is 10♥ until the 9♣ leaves the
+# 10♦ for it: lines of one move and of two.
+TWO_PLACES = """
+tableau1: (5♣) 9♠
+tableau2: 10♥
+tableau3: (3♦) 10♦ 9♣
+"""
+
+
+def lines_of(text, seed=0, **options):
+    """hop's candidate lines in a Klondike ``standard`` position, as lists of
+    ``(kind, source, destination)``, and the lines' raw moves."""
+    game = get_game("klondike")
+    position = parse_position(game, text)
+    policy = build_policy(game, "hop", {"lines": True, **options})
+    work = BASES["hop"].make_work(game, policy.array)
+    count = bind(game).hop_lines(position.state(), encode_rules(game, build_rules(
+        game, "standard")), policy.array, work, seed, position.moves)
+    raw = [line_moves(work.lines, e) for e in range(count)]
+    named = [[(game.move_kinds[m[M_KIND]], game.piles[m[M_SRC]], game.piles[m[M_DST]])
+              for m in line] for line in raw]
+    return named, raw
+
+
+def test_a_line_is_moves_without_progress_ended_by_the_first_that_makes_some():
+    """Judging lines, hop's candidates are every line of moves that make no progress and show
+    no unseen card, ended by one that does: the 9♠ onto the 10♥ at once (turning up the card it
+    covered), or the 9♣ onto the 10♥ first and the 9♠ onto the 10♦ then.  The 9♣ moved back
+    reaches a position already reached and starts no new line.  Replayed in the real position,
+    every move but the last makes no progress, and the last does."""
+    named, raw = lines_of(TWO_PLACES)
+    assert sorted([(src, dst) for _, src, dst in line] for line in named) == [
+        [("tableau1", "tableau2")], [("tableau3", "tableau2"), ("tableau1", "tableau3")]]
+    assert all(line[-1][0] == "reveal" for line in named)
+    game = get_game("klondike")
+    rules = encode_rules(game, build_rules(game, "standard"))
+    for line in raw:
+        position = parse_position(game, TWO_PLACES)
+        state = position.state()
+        rng = streams(0)
+        progress = [bind(game).apply_move(state, rules, move, rng) for move in line]
+        assert progress == [False] * (len(line) - 1) + [True]
+
+
+def test_the_lines_are_the_same_whatever_the_face_down_cards_are():
+    """The search for lines plays only moves that read visible cards, in a world of its own:
+    the same lines whatever lies face down, and whichever seed deals that world."""
+    swapped = TWO_PLACES.replace("(5♣)", "(X)").replace("(3♦)", "(5♣)").replace("(X)", "(3♦)")
+    assert lines_of(TWO_PLACES)[0] == lines_of(swapped)[0] == lines_of(TWO_PLACES, seed=9)[0]

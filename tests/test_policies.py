@@ -14,12 +14,14 @@ from simsol.positions import choice, parse_position
 from simsol.rules import SimsolError
 from simsol.trace import trace
 
-HONEST = ("random", "greedy", "heuristic", "lookahead", "hop", "hop-halving")
+HONEST = ("random", "greedy", "heuristic", "lookahead", "hop", "hop-halving", "hop-lines")
 # The searching players with budgets small enough for a test ("hop-halving": hop with its
-# sequential halving, whose later rounds deal more worlds).
+# sequential halving, whose later rounds deal more worlds; "hop-lines": hop judging lines,
+# whose search for lines plays moves in a world of its own).
 SMALL = {"lookahead": {"samples": 3, "depth": 15},
          "hop": {"samples": 2, "nodes": 40, "depth": 30},
-         "hop-halving": {"samples": 2, "nodes": 40, "depth": 30, "halving": True}}
+         "hop-halving": {"samples": 2, "nodes": 40, "depth": 30, "halving": True},
+         "hop-lines": {"samples": 2, "nodes": 40, "depth": 30, "lines": True, "closure": 60}}
 
 
 def shuffled_hidden(game, position, seed):

@@ -75,6 +75,7 @@ class Entries:
     apply_move: Callable
     hash_position: Callable
     solve_deal: Callable  # the solver's own entry (engine/solver.py)
+    hop_lines: Callable  # the hop player's candidate lines in a given position (tests)
 
 
 _BOUND: dict[str, Entries] = {}
