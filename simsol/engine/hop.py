@@ -123,7 +123,7 @@ class LineWork(NamedTuple):
     parent: np.ndarray  # int64[closure]: the position each was reached from (-1: the root)
     step: np.ndarray  # int64[closure, MOVE_COLUMNS]: the move from its parent
     path: np.ndarray  # int64[closure]: a path, rebuilt leaf first
-    keys: np.ndarray  # uint64[power of two >= 4 * closure]: positions and ends seen (0: free)
+    keys: np.ndarray  # uint64[power of two, at most half full]: positions and ends seen (0: free)
     end_node: np.ndarray  # int64[MAX_MOVES_LISTED]: where each line's last move is played
     end_move: np.ndarray  # int64[MAX_MOVES_LISTED, MOVE_COLUMNS]: its last move
     plan: np.ndarray  # int64[closure + 1, MOVE_COLUMNS]: the line being played
@@ -136,8 +136,8 @@ END_SALT = np.uint64(0x2545F4914F6CDD1D)  # keys a line's end apart from a reach
 
 def make_line_work(game, policy) -> LineWork:
     closure = int(policy[P_CLOSURE]) if policy[P_LINES] == 1 else 1
-    slots = 4
-    while slots < 4 * closure:
+    slots = 4  # at most half full: every position reached and every line's end, and the root
+    while policy[P_LINES] == 1 and slots < 2 * (closure + MAX_MOVES_LISTED + 1):
         slots *= 2
     meta = np.zeros(3, dtype=np.int64)
     meta[PLAN_EXPECTED] = -1
