@@ -55,6 +55,7 @@ from simsol.engine.solver import (  # bound per game
     SOLVABLE,
     UNKNOWN,
     proven_safe,
+    same_move,
     solve,
 )
 from simsol.engine.state import (
@@ -316,10 +317,10 @@ def list_lines(pos, rules, moves, n, policy, rng, work):
     head = 0
     while head < reached:
         node = lines.node
+        copy_position(root, node)
         listed = moves
         m = n
         if head > 0:
-            copy_position(root, node)
             for k in range(rng.shape[0]):
                 lines.rng[k] = lines.root_rng[k]
             for k in range(walk_back(lines, head) - 1, -1, -1):
@@ -327,8 +328,6 @@ def list_lines(pos, rules, moves, n, policy, rng, work):
             node.vars[V_MOVES_KEPT] = 0  # the kept moves were another array's
             listed = lines.listed
             m = list_moves(node, rules, listed)
-        else:
-            copy_position(root, node)
         for i in range(m):
             if not allowed(listed, i, policy):
                 continue
@@ -365,12 +364,7 @@ def follow_plan(pos, moves, n, lines):
     if meta[PLAN_EXPECTED] == pos.vars[V_MOVES] and meta[PLAN_CURSOR] < meta[PLAN_LENGTH]:
         k = meta[PLAN_CURSOR]
         for i in range(n):
-            same = True
-            for c in range(MOVE_COLUMNS):
-                if moves[i, c] != lines.plan[k, c]:
-                    same = False
-                    break
-            if same:
+            if same_move(moves, i, lines.plan, k):
                 meta[PLAN_CURSOR] = k + 1
                 meta[PLAN_EXPECTED] = pos.vars[V_MOVES] + 1
                 return i
