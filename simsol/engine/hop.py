@@ -54,8 +54,8 @@ from simsol.engine.solver import (  # bound per game
     MOST_FOUNDATION,
     SOLVABLE,
     UNKNOWN,
+    next_of_line,
     proven_safe,
-    same_move,
     solve,
 )
 from simsol.engine.state import (
@@ -362,12 +362,7 @@ def follow_plan(pos, moves, n, lines):
     the next is listed; -1 otherwise (the plan is dropped)."""
     meta = lines.meta
     if meta[PLAN_EXPECTED] == pos.vars[V_MOVES] and meta[PLAN_CURSOR] < meta[PLAN_LENGTH]:
-        k = meta[PLAN_CURSOR]
-        for i in range(n):
-            if same_move(moves, i, lines.plan, k):
-                meta[PLAN_CURSOR] = k + 1
-                meta[PLAN_EXPECTED] = pos.vars[V_MOVES] + 1
-                return i
+        return next_of_line(pos, moves, n, lines.plan, meta, PLAN_CURSOR, PLAN_EXPECTED)
     meta[PLAN_EXPECTED] = -1
     return -1
 

@@ -554,14 +554,23 @@ def choose_solver(pos, rules, moves, n, policy, rng, work):
         elif meta[VERDICT] == UNKNOWN:
             pos.vars[V_END_HINT] = UNKNOWN_END
         return -1
-    k = meta[CURSOR]
+    return next_of_line(pos, moves, n, work.line, meta, CURSOR, EXPECTED_MOVES)
+    # -1 only when the line's move is not listed: never expected (the replay tests would say)
+
+
+@kernel(inline="always")
+def next_of_line(pos, moves, n, line, meta, cursor, expected):
+    """The row of ``line``'s move ``meta[cursor]`` among the ``n`` listed, the cursor moved on
+    and the next call expected after this move (``meta[expected]``); -1 and no call expected
+    when it is not listed.  The solver and hop's lines play their planned lines so."""
+    k = meta[cursor]
     for i in range(n):
-        if same_move(moves, i, work.line, k):
-            meta[CURSOR] = k + 1
-            meta[EXPECTED_MOVES] = pos.vars[V_MOVES] + 1
+        if same_move(moves, i, line, k):
+            meta[cursor] = k + 1
+            meta[expected] = pos.vars[V_MOVES] + 1
             return i
-    meta[EXPECTED_MOVES] = -1
-    return -1  # the line's move is not listed: never expected (the replay tests would say)
+    meta[expected] = -1
+    return -1
 
 
 @entry_template
