@@ -61,7 +61,8 @@ def test_hop_plays_the_real_game_and_its_trace_matches_the_batch(game_name, line
 OPEN_WINS = [c for c in CASES if c.end == "won" and "(" not in c.position]
 
 
-@pytest.mark.parametrize("mode", [{"halving": False}, {"halving": True}, {"lines": True}],
+@pytest.mark.parametrize("mode", [{"halving": False}, {"halving": True},
+                                  {"lines": True, "closure": 200}],
                          ids=["one-round", "halving", "lines"])
 @pytest.mark.parametrize("case", OPEN_WINS, ids=[f"{c.game}-{c.name}" for c in OPEN_WINS])
 def test_hop_wins_a_winnable_position_with_every_card_in_sight(case, mode):
