@@ -204,3 +204,59 @@ def test_a_played_deal_uses_at_most_three_deals_and_replays_identically():
         assert a.passes <= 3
         assert [m.key() for m in a.moves] == [m.key() for m in b.moves]
         assert np.array_equal(a.piles, b.piles)
+
+
+def test_the_face_up_features_count_places_in_the_piquet_order():
+    """Strata's foundations go A, 7, 8, ...: over A♠ 7♠ the 8♠ is next (0 cards to go), the 9♠
+    one away, where counting ranks from A to K would say 5 and 6."""
+    from simsol.cards import parse_card
+    from simsol.games.features import PIQUET_PLACE, RANK_PLACE, distance_up
+    lens = np.zeros(17, dtype=np.int64)
+    lens[0] = 2  # foundation1: A♠ 7♠
+    eight, nine = parse_card("8♠"), parse_card("9♠")
+    assert distance_up(lens, eight, 0, 2, -1, PIQUET_PLACE) == 0
+    assert distance_up(lens, nine, 0, 2, -1, PIQUET_PLACE) == 1
+    assert distance_up(lens, nine, 0, 2, 0, PIQUET_PLACE) == 0  # the move raises foundation1
+    assert distance_up(lens, eight, 0, 2, -1, RANK_PLACE) == 5
+
+
+def test_the_heuristic_weighs_which_card_a_build_buries():
+    """8♥ may go on 9♠ (one card from going up, over A♠ 7♠) or on 9♣ (three away): both plain
+    builds, which greedy plays in listed order; ``covers_distance`` tells them apart."""
+    position = """
+    foundation1: A♠ 7♠
+    tableau1: 9♠
+    tableau2: 9♣
+    tableau3: K♦ 8♥
+    tableau4: K♠
+    tableau5: K♣
+    tableau6: K♥
+    tableau7: K♠
+    tableau8: K♣
+    """
+    keep_soon_free = {"ties": "first", "weight.covers_distance": 1}
+    assert choice(STRATA, position, "greedy").dst == "tableau1"
+    assert choice(STRATA, position, "heuristic", policy_options=keep_soon_free).dst == "tableau2"
+    assert choice(STRATA, position, "heuristic", policy_options={
+        "ties": "first", "weight.covers_distance": -1}).dst == "tableau1"
+
+
+def test_the_tuned_player_can_steer_towards_a_dead_table():
+    """The redeal waits until no card can move.  8♥ or 8♦ may go on 9♠; moving 8♥ shows 10♣,
+    which goes on J♥, moving 8♦ shows K♥ and leaves no card that can move (``movable_after``
+    0 against 1), so the redeal comes next."""
+    position = """
+    tableau1: 10♣ 8♥
+    tableau2: 9♠
+    tableau3: K♥ 8♦
+    tableau4: J♥
+    tableau5: K♠
+    tableau6: K♣
+    tableau7: K♠
+    tableau8: K♣
+    """
+    assert choice(STRATA, position, "greedy").src == "tableau1"
+    assert choice(STRATA, position, "heuristic", policy_options={
+        "ties": "first", "weight.movable_after": -1}).src == "tableau3"
+    assert choice(STRATA, position, "heuristic", policy_options={
+        "ties": "first", "weight.movable_after": 1}).src == "tableau1"

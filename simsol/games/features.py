@@ -1,16 +1,25 @@
 """Players' features shared by the games whose tableau lies face up (the 12x5 game, Grandma's
-Patience): what a good player weighs there beyond the shared features of engine/choice.py, read
-from face-up cards, the waste (turned face up, so seen) and the foundations only.
+Patience, Strata): what a good player weighs there beyond the shared features of
+engine/choice.py, read from face-up cards, the waste (turned face up, so seen) and the
+foundations only.
 
 A game lists ``FACE_UP_FEATURES`` in its ``FEATURES`` and calls ``face_up_score`` from its
 ``feature_score`` with its layout (its first tableau pile and count, its foundations, how its
-cards build); the weights sit at ``policy[slot + k]`` in the order below.
+cards build, and each rank's place in its foundations' succession: ``RANK_PLACE`` for A to K,
+``PIQUET_PLACE`` for Strata's A, 7, 8, ..., K); the weights sit at ``policy[slot + k]`` in the
+order below.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from simsol.engine.jit import kernel
-from simsol.engine.piles import RANK, SUCC_UP, SUIT, builds_on
+from simsol.engine.piles import RANK, SUIT, builds_on
+
+# A rank's place in the foundations' succession (1: the base): A to K, and piquet's A, 7, ..., K.
+RANK_PLACE = np.arange(14, dtype=np.int64)
+PIQUET_PLACE = np.array([0, 1, 0, 0, 0, 0, 0, 2, 3, 4, 5, 6, 7, 8], dtype=np.int64)
 
 FACE_UP_FEATURES = (
     ("next_free", "after the move the card it leaves on top of its pile (or the waste) can go "
@@ -30,23 +39,26 @@ FACE_UP_RANGES = {"next_free": (-300.0, 300.0), "opens": (-300.0, 300.0)}
 
 
 @kernel(inline="always")
-def distance_up(lens, card, f0, per_suit, grown):
+def distance_up(lens, card, f0, per_suit, grown, place):
     """Cards of ``card``'s suit still to go up before one of its foundations (ace up, ``per_suit``
     of them from ``f0 + suit * per_suit``) takes it; ``grown`` is a foundation the move raises
-    by one (-1: none).  13 when every foundation of the suit is past it."""
+    by one (-1: none), ``place`` each rank's place in the succession.  13 when every foundation
+    of the suit is past it."""
     best = 13
     first = f0 + SUIT[card] * per_suit
     for f in range(first, first + per_suit):
-        gap = RANK[card] - 1 - lens[f] - (f == grown)
+        gap = place[RANK[card]] - 1 - lens[f] - (f == grown)
         if 0 <= gap < best:
             best = gap
     return best
 
 
 @kernel(inline="always")
-def face_up_score(pos, move, policy, slot, t0, nt, f0, nf, per_suit, waste, build):
-    """The weighted ``FACE_UP_FEATURES`` of one move (``build``: how tableau cards build, as in
-    engine/piles.py; ``waste``: the waste pile, -1 for none)."""
+def face_up_score(pos, move, policy, slot, t0, nt, f0, nf, per_suit, waste, build, succ,
+                  place):
+    """The weighted ``FACE_UP_FEATURES`` of one move (``build`` and ``succ``: how tableau cards
+    build, as in engine/piles.py; ``waste``: the waste pile, -1 for none; ``place``: each rank's
+    place in the foundations' succession)."""
     piles, lens, down, vars = pos
     src, dst, count, card = move[1], move[2], move[3], move[4]
     if card < 0:  # the stock
@@ -57,17 +69,17 @@ def face_up_score(pos, move, policy, slot, t0, nt, f0, nf, per_suit, waste, buil
     exposed = int(piles[src, left - 1]) if left > down[src] and (
         t0 <= src < t0 + nt or src == waste) else -1
     if exposed >= 0:
-        score += policy[slot] * (distance_up(lens, exposed, f0, per_suit, grown) == 0)
+        score += policy[slot] * (distance_up(lens, exposed, f0, per_suit, grown, place) == 0)
     if t0 <= dst < t0 + nt:
-        score += policy[slot + 1] * distance_up(lens, card, f0, per_suit, -1)
+        score += policy[slot + 1] * distance_up(lens, card, f0, per_suit, -1, place)
         if lens[dst] > 0:
             score += policy[slot + 2] * distance_up(lens, int(piles[dst, lens[dst] - 1]), f0,
-                                                    per_suit, -1)
+                                                    per_suit, -1, place)
     if policy[slot + 3] != 0.0 and exposed >= 0 and src != waste:
         opens = waste >= 0 and lens[waste] > 0 and builds_on(piles[waste, lens[waste] - 1],
-                                                             exposed, build, SUCC_UP)
+                                                             exposed, build, succ)
         for p in range(t0, t0 + nt):
             if p != src and p != dst and lens[p] > down[p]:
-                opens |= builds_on(piles[p, lens[p] - 1], exposed, build, SUCC_UP)
+                opens |= builds_on(piles[p, lens[p] - 1], exposed, build, succ)
         score += policy[slot + 3] * opens
     return score

@@ -40,7 +40,7 @@ from simsol.engine.piles import (
 )
 from simsol.engine.state import game_counters
 from simsol.games.base import declare
-from simsol.games.features import FACE_UP_FEATURES, FACE_UP_RANGES, face_up_score
+from simsol.games.features import FACE_UP_FEATURES, FACE_UP_RANGES, RANK_PLACE, face_up_score
 from simsol.rules import Option
 
 NAME = "grandmas-patience"
@@ -151,7 +151,7 @@ FEATURE_RANGES = FACE_UP_RANGES
 @kernel
 def feature_score(pos, rules, move, policy, slot):
     return face_up_score(pos, move, policy, slot, T0, NT, F0, NF, PER_SUIT, WASTE,
-                         ALTERNATE_COLOURS)
+                         ALTERNATE_COLOURS, SUCC_UP, RANK_PLACE)
 
 
 @kernel

@@ -35,7 +35,7 @@ from simsol.engine.piles import (
 )
 from simsol.engine.state import V_FOUNDATION, V_PASSES, game_counters
 from simsol.games.base import declare
-from simsol.games.features import FACE_UP_FEATURES, FACE_UP_RANGES, face_up_score
+from simsol.games.features import FACE_UP_FEATURES, FACE_UP_RANGES, RANK_PLACE, face_up_score
 from simsol.rules import Option
 
 NAME = "twelve-by-five"
@@ -202,7 +202,8 @@ HEURISTIC_WEIGHTS = {"next_free": 50.0}
 
 @kernel
 def feature_score(pos, rules, move, policy, slot):
-    return face_up_score(pos, move, policy, slot, T0, NT, F0, NF, 2, WASTE_PILE, SAME_SUIT)
+    return face_up_score(pos, move, policy, slot, T0, NT, F0, NF, 2, WASTE_PILE, SAME_SUIT, SUCC_UP,
+                         RANK_PLACE)
 
 
 @kernel
