@@ -185,3 +185,20 @@ def test_the_heuristic_plays_up_first_the_card_that_frees_the_next():
         "tableau2")
     assert choice(TWELVE, position, "heuristic", policy_options={
         "ties": "first", "weight.next_free": 0}).src == "tableau1"
+
+
+def test_the_heuristic_can_weigh_how_free_a_move_leaves_the_columns():
+    """Either 5♠ may go on 6♠: the one on tableau1 shows 9♥, which goes on 10♥, the one on
+    tableau3 shows K♦, which goes nowhere (``movable_after`` 1 against 0)."""
+    from simsol.positions import choice
+    position = """
+    tableau1: 9♥ 5♠
+    tableau2: 6♠
+    tableau3: K♦ 5♠
+    tableau4: 10♥
+    """
+    assert choice(TWELVE, position, "greedy").src == "tableau1"
+    assert choice(TWELVE, position, "heuristic", policy_options={
+        "ties": "first", "weight.movable_after": -1}).src == "tableau3"
+    assert choice(TWELVE, position, "heuristic", policy_options={
+        "ties": "first", "weight.movable_after": 1}).src == "tableau1"

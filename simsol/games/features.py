@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from simsol.engine.jit import kernel
-from simsol.engine.piles import RANK, SUIT, builds_on
+from simsol.engine.piles import RANK, SUIT, build_key, builds_on, wanted_key
 
 # A rank's place in the foundations' succession (1: the base): A to K, and piquet's A, 7, ..., K.
 RANK_PLACE = np.arange(14, dtype=np.int64)
@@ -32,6 +32,13 @@ FACE_UP_FEATURES = (
     ("opens", "after the move the card it leaves on top of its pile takes the waste top or "
               "another pile's top card: a split or a shift that frees a card to move"),
 )
+
+# A game whose columns' exposed cards move one at a time may add this one (Strata, the 12x5
+# game): how free the table stays.  In Strata the redeal waits for a table where no card can
+# move, in the 12x5 game a card with nowhere to go is stuck until the foundations take it.
+MOVABLE_AFTER = ("movable_after", "after the move, how many columns' exposed cards could still "
+                 "move: to a foundation, onto another column, or, where the game lets a column's "
+                 "card into a space, from a column of two or more into one (0: none can)")
 
 # ``simsol tune`` searches these two past whole kinds: a move that frees a card may be worth
 # playing before the stock (the kinds are ``KIND_GAP``, 100, apart).
@@ -83,3 +90,34 @@ def face_up_score(pos, move, policy, slot, t0, nt, f0, nf, per_suit, waste, buil
                 opens |= builds_on(piles[p, lens[p] - 1], exposed, build, succ)
         score += policy[slot + 3] * opens
     return score
+
+
+@kernel(inline="always")
+def movable_after(pos, move, t0, nt, f0, per_suit, build, succ, place, to_space):
+    """How many columns' exposed cards could move once ``move`` (of a single card) is made: to a
+    foundation (``place``: each rank's place in their succession), onto another column's exposed
+    card (``build``, ``succ``), or with ``to_space`` from a column of two or more into a space."""
+    piles, lens, down, vars = pos
+    src, dst, count, card = move[1], move[2], move[3], move[4]
+    spaces = 0
+    offered = 0
+    for p in range(t0, t0 + nt):
+        left = lens[p] - count * (p == src) + count * (p == dst)
+        if left == 0:
+            spaces += 1
+        elif left > down[p]:
+            offered |= 1 << build_key(card if p == dst else piles[p, left - 1], build)
+    movable = 0
+    for p in range(t0, t0 + nt):
+        left = lens[p] - count * (p == src) + count * (p == dst)
+        if left == 0 or left == down[p]:
+            continue
+        exposed = card if p == dst else piles[p, left - 1]
+        key = wanted_key(exposed, build, succ)
+        fits = key >= 0 and (offered >> key) & 1 == 1
+        first = f0 + SUIT[exposed] * per_suit
+        goes_up = False
+        for f in range(first, first + per_suit):
+            goes_up |= place[RANK[exposed]] == lens[f] + (f == dst) + 1
+        movable += fits or goes_up or (to_space and spaces > 0 and left > 1)
+    return movable

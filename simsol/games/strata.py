@@ -15,24 +15,27 @@ from simsol.engine.piles import (
     ALTERNATE_COLOURS,
     GRAB_TOP,
     PILE_MOVE_KINDS,
-    RANK,
     SPACE_ANY,
     STOCK,
-    SUIT,
     TO_FOUNDATION,
     WHEN_READINGS,
     add_move,
     apply_transfer,
-    build_key,
     gen_tableau_moves,
     gen_to_foundation,
     holds_back,
-    wanted_key,
 )
 from simsol.engine.state import V_PASSES, V_REDEALS
 from simsol.engine.streams import GAME_STREAM, shuffle
 from simsol.games.base import declare
-from simsol.games.features import FACE_UP_FEATURES, FACE_UP_RANGES, PIQUET_PLACE, face_up_score
+from simsol.games.features import (
+    FACE_UP_FEATURES,
+    FACE_UP_RANGES,
+    MOVABLE_AFTER,
+    PIQUET_PLACE,
+    face_up_score,
+    movable_after,
+)
 from simsol.rules import Option
 
 NAME = "strata"
@@ -142,45 +145,13 @@ def apply(pos, rules, move, rng):
 
 # What a good player weighs here (simsol/games/features.py): every card lies face up, so which
 # card a move frees, and how soon the foundations want the card it buries, tell apart the builds
-# greedy plays in listed order (two packs: most cards have two places to go).  And Strata's own
-# ``movable_after``: the redeal waits for a table where no card can move, and most games end in a
-# shuttle instead (a card going back and forth between twins keeps the redeal back for good), so
-# a player who steers towards a dead table gets the next deal.  The built-in heuristic leaves
-# them all at 0; the shipped ``tuned`` table weighs them.
-FEATURES = FACE_UP_FEATURES + (
-    ("movable_after", "after the move, how many exposed cards could still move: to a "
-                      "foundation, onto another column, or from a column of two or more into a "
-                      "space (0: no card can move, and the redeal comes)"),)
+# greedy plays in listed order (two packs: most cards have two places to go).  And
+# ``movable_after``, how many exposed cards could still move: the redeal waits for a table where
+# none can, and most games end in a shuttle instead, so how free a move leaves the table decides
+# the game (the tuned weight is positive: keeping cards free pays, see README).  The built-in
+# heuristic leaves them all at 0; the shipped ``tuned`` table weighs them.
+FEATURES = FACE_UP_FEATURES + (MOVABLE_AFTER,)
 FEATURE_RANGES = FACE_UP_RANGES
-
-
-@kernel(inline="always")
-def movable_after(pos, move, succ):
-    """How many columns' exposed cards could move once ``move`` is made (see ``FEATURES``)."""
-    piles, lens, down, vars = pos
-    src, dst, count, card = move[1], move[2], move[3], move[4]
-    spaces = 0
-    offered = 0
-    for p in range(T0, T0 + NT):
-        left = lens[p] - count * (p == src) + count * (p == dst)
-        if left == 0:
-            spaces += 1
-        else:
-            offered |= 1 << build_key(card if p == dst else piles[p, left - 1], ALTERNATE_COLOURS)
-    movable = 0
-    for p in range(T0, T0 + NT):
-        left = lens[p] - count * (p == src) + count * (p == dst)
-        if left == 0:
-            continue
-        exposed = card if p == dst else piles[p, left - 1]
-        key = wanted_key(exposed, ALTERNATE_COLOURS, succ)
-        fits = key >= 0 and (offered >> key) & 1 == 1
-        first = F0 + SUIT[exposed] * 2
-        goes_up = False
-        for f in range(first, first + 2):
-            goes_up |= PIQUET_PLACE[RANK[exposed]] == lens[f] + (f == dst) + 1
-        movable += fits or goes_up or (spaces > 0 and left > 1)
-    return movable
 
 
 @kernel
@@ -189,7 +160,8 @@ def feature_score(pos, rules, move, policy, slot):
     score = face_up_score(pos, move, policy, slot, T0, NT, F0, NF, 2, -1, ALTERNATE_COLOURS, succ,
                           PIQUET_PLACE)
     if policy[slot + 4] != 0.0 and move[4] >= 0:
-        score += policy[slot + 4] * movable_after(pos, move, succ)
+        score += policy[slot + 4] * movable_after(pos, move, T0, NT, F0, 2, ALTERNATE_COLOURS,
+                                                  succ, PIQUET_PLACE, True)
     return score
 
 
