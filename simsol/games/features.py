@@ -93,6 +93,16 @@ def face_up_score(pos, move, policy, slot, t0, nt, f0, nf, per_suit, waste, buil
 
 
 @kernel(inline="always")
+def movable_score(pos, move, policy, slot, t0, nt, f0, per_suit, build, succ, place, to_space):
+    """The weighted ``MOVABLE_AFTER`` of one move, its weight at ``policy[slot]`` (0 for the
+    stock, and not computed while the weight is 0)."""
+    if policy[slot] == 0.0 or move[4] < 0:
+        return 0.0
+    return policy[slot] * movable_after(pos, move, t0, nt, f0, per_suit, build, succ, place,
+                                        to_space)
+
+
+@kernel(inline="always")
 def movable_after(pos, move, t0, nt, f0, per_suit, build, succ, place, to_space):
     """How many columns' exposed cards could move once ``move`` (of a single card) is made: to a
     foundation (``place``: each rank's place in their succession), onto another column's exposed

@@ -34,7 +34,7 @@ from simsol.games.features import (
     MOVABLE_AFTER,
     PIQUET_PLACE,
     face_up_score,
-    movable_after,
+    movable_score,
 )
 from simsol.rules import Option
 
@@ -81,6 +81,12 @@ PILES = tuple(f"foundation{i + 1}" for i in range(NF)) + tuple(
 FOUNDATIONS = range(F0, F0 + NF)
 
 
+@kernel(inline="always")
+def tableau_succ(rules):
+    """The tableau's succession: an ace goes on a 7 only with ``ace_on_seven``."""
+    return SUCC_PIQUET if rules[R_ACE_ON_SEVEN] else SUCC_PIQUET_NO_ACE
+
+
 @kernel
 def deal_rows(piles, lens, count):
     """Deal the ``count`` cards of the pack (bottom first) row by row into the 8 columns."""
@@ -106,7 +112,7 @@ def generate(pos, rules, moves, n):
     """Exposed cards to the foundations or onto a card one higher of the other colour (or into a
     space); the redeal while one is left and, by ``redeal_when``, no other move holds it back."""
     piles, lens, down, vars = pos
-    succ = SUCC_PIQUET if rules[R_ACE_ON_SEVEN] else SUCC_PIQUET_NO_ACE
+    succ = tableau_succ(rules)
     n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_PIQUET, FULL,
                           TO_FOUNDATION, moves, n)
     n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, ALTERNATE_COLOURS, succ, SPACE_ANY,
@@ -156,13 +162,11 @@ FEATURE_RANGES = FACE_UP_RANGES
 
 @kernel
 def feature_score(pos, rules, move, policy, slot):
-    succ = SUCC_PIQUET if rules[R_ACE_ON_SEVEN] else SUCC_PIQUET_NO_ACE
-    score = face_up_score(pos, move, policy, slot, T0, NT, F0, NF, 2, -1, ALTERNATE_COLOURS, succ,
-                          PIQUET_PLACE)
-    if policy[slot + 4] != 0.0 and move[4] >= 0:
-        score += policy[slot + 4] * movable_after(pos, move, T0, NT, F0, 2, ALTERNATE_COLOURS,
-                                                  succ, PIQUET_PLACE, True)
-    return score
+    succ = tableau_succ(rules)
+    return (face_up_score(pos, move, policy, slot, T0, NT, F0, NF, 2, -1, ALTERNATE_COLOURS,
+                          succ, PIQUET_PLACE)
+            + movable_score(pos, move, policy, slot + 4, T0, NT, F0, 2, ALTERNATE_COLOURS, succ,
+                            PIQUET_PLACE, True))
 
 
 GAME = declare(globals())

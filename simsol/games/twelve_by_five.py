@@ -41,7 +41,7 @@ from simsol.games.features import (
     MOVABLE_AFTER,
     RANK_PLACE,
     face_up_score,
-    movable_after,
+    movable_score,
 )
 from simsol.rules import Option
 
@@ -211,12 +211,10 @@ HEURISTIC_WEIGHTS = {"next_free": 50.0}
 
 @kernel
 def feature_score(pos, rules, move, policy, slot):
-    score = face_up_score(pos, move, policy, slot, T0, NT, F0, NF, 2, WASTE_PILE, SAME_SUIT,
+    return (face_up_score(pos, move, policy, slot, T0, NT, F0, NF, 2, WASTE_PILE, SAME_SUIT,
                           SUCC_UP, RANK_PLACE)
-    if policy[slot + 4] != 0.0 and move[4] >= 0:
-        score += policy[slot + 4] * movable_after(pos, move, T0, NT, F0, 2, SAME_SUIT, SUCC_UP,
-                                                  RANK_PLACE, False)
-    return score
+            + movable_score(pos, move, policy, slot + 4, T0, NT, F0, 2, SAME_SUIT, SUCC_UP,
+                            RANK_PLACE, False))
 
 
 @kernel
