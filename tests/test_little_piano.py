@@ -109,6 +109,15 @@ def test_a_used_up_packs_place_takes_any_free_card_and_only_one_space_is_offered
         ("space_shift", "tableau3", "tableau9", 1)}
 
 
+def test_a_cards_move_into_a_space_is_listed_after_its_builds():
+    """Greedy plays the first move of its best kind in listed order: a card's builds come before
+    its move into the first open space (the shared generator's ``space_last``), whatever the
+    columns' order."""
+    position = "tableau1: 10♥ 8♦\ntableau3: 9♠\ntableau4: Q♣"
+    assert [m.key() for m in moves_from(PIANO, position) if m.src == "tableau1"] == [
+        ("build", "tableau1", "tableau3", 1), ("build", "tableau1", "tableau2", 1)]
+
+
 def test_building_is_down_by_one_in_alternate_colours():
     position = """
     tableau1: 8♠

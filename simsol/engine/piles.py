@@ -178,11 +178,12 @@ def wanted_key(card, build, succ):
 
 
 @kernel(inline="always")
-def tops_mask(piles, lens, down, t0, nt, build):
-    """A bit per ``build_key`` offered by the tableau's face-up tops, to test a card in one step."""
+def tops_mask(piles, lens, down, t0, nt, build, closed=0):
+    """A bit per ``build_key`` offered by the tableau's face-up tops, to test a card in one step
+    (a pile whose bit is set in ``closed`` offers none, see ``gen_tableau_moves``)."""
     mask = 0
     for p in range(t0, t0 + nt):
-        if lens[p] > down[p]:
+        if lens[p] > down[p] and (closed >> (p - t0)) & 1 == 0:
             mask |= 1 << build_key(piles[p, lens[p] - 1], build)
     return mask
 
@@ -198,29 +199,48 @@ def may_go_on(piles, lens, down, dst, card, build, succ):
 
 
 @kernel
-def gen_card_to_tableau(piles, lens, down, src, t0, nt, build, succ, space, kind, moves, n):
-    """Moves of the top card of ``src`` onto each tableau pile it fits (or one space)."""
+def gen_card_to_tableau(piles, lens, down, src, t0, nt, build, succ, space, kind, moves, n,
+                        closed=0, dead=0, space_last=False):
+    """Moves of the top card of ``src`` onto each tableau pile it fits (or one space);
+    ``closed``, ``dead`` and ``space_last`` as in ``gen_tableau_moves``."""
     card = top(piles, lens, src)
     to_space = space_takes(card, space)
     for dst in range(t0, t0 + nt):
         if lens[dst] == 0:
-            if to_space:
+            if to_space and not space_last and (dead >> (dst - t0)) & 1 == 0:
                 n = add_move(moves, n, kind, src, dst, 1, card)
                 to_space = False  # all spaces are alike: offer one
-        elif may_go_on(piles, lens, down, dst, card, build, succ):
+        elif (closed >> (dst - t0)) & 1 == 0 and may_go_on(piles, lens, down, dst, card, build,
+                                                           succ):
+            n = add_move(moves, n, kind, src, dst, 1, card)
+    if to_space and space_last:
+        dst = open_space(lens, t0, nt, dead)
+        if dst >= 0:
             n = add_move(moves, n, kind, src, dst, 1, card)
     return n
 
 
 @kernel(inline="always")
+def open_space(lens, t0, nt, dead):
+    """The first empty tableau pile that takes a card (not ``dead``), or -1."""
+    for p in range(t0, t0 + nt):
+        if lens[p] == 0 and (dead >> (p - t0)) & 1 == 0:
+            return p
+    return -1
+
+
+@kernel(inline="always")
 def classify_tableau_move(piles, lens, down, src, start, dst_empty, f0, per_suit, base_rank,
-                          fsucc, full):
+                          fsucc, full, dead=0, t0=0):
     """The kind of moving ``src``'s cards from index ``start`` up (``fsucc``: the foundations'
-    succession, which decides whether the card left exposed can go up)."""
+    succession, which decides whether the card left exposed can go up).  Emptying a pile whose
+    bit is set in ``dead`` (``src - t0``) is a plain ``build``: its place takes nothing after."""
     if start == down[src] and down[src] > 0:
         return REVEAL
     if start == 0:
-        return SPACE_SHIFT if dst_empty else EMPTY_PILE
+        if dst_empty:
+            return SPACE_SHIFT
+        return BUILD if (dead >> (src - t0)) & 1 else EMPTY_PILE
     if foundation_for(piles[src, start - 1], piles, lens, f0, per_suit, base_rank, fsucc,
                       full) >= 0:
         return UNCOVER
@@ -245,19 +265,28 @@ def holds_back(moves, n, reading):
 
 @kernel
 def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, per_suit, base_rank,
-                      fsucc, full, moves, n):
+                      fsucc, full, moves, n, closed=0, dead=0, closed_to_space=True,
+                      space_last=False):
     """Moves between tableau piles: which cards may go is ``grab``, what a space takes ``space``;
-    ``succ`` is the tableau's succession, ``fsucc`` the foundations'."""
-    mask = tops_mask(piles, lens, down, t0, nt, build)
+    ``succ`` is the tableau's succession, ``fsucc`` the foundations'.
+
+    The sealed packs (games/sealed_packs.py) set the rest, which other games leave out (numba
+    then compiles their defaults in as constants): ``closed`` has a bit per pile (``p - t0``)
+    whose face-up top takes no builds (a turned pack card), and its card goes into a space only
+    with ``closed_to_space``; ``dead`` a bit per pile that takes nothing once empty (its place
+    stays empty); ``space_last`` lists a card's move into a space after its builds, into the
+    first open space, rather than in that pile's place."""
+    mask = tops_mask(piles, lens, down, t0, nt, build, closed)
     spaces = 0
     for p in range(t0, t0 + nt):
-        if lens[p] == 0:
+        if lens[p] == 0 and (dead >> (p - t0)) & 1 == 0:
             spaces += 1
     for src in range(t0, t0 + nt):
         if not face_up(lens, down, src):
             continue
         lowest = group_start(piles, lens, down, src, build, succ)
         last = lens[src] - 1
+        src_to_space = spaces > 0 and (closed_to_space or (closed >> (src - t0)) & 1 == 0)
         for start in range(lowest, last + 1):
             if grab == GRAB_WHOLE and start != lowest:
                 break
@@ -268,21 +297,26 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
             card = piles[src, start]
             key = wanted_key(card, build, succ)
             fits = key >= 0 and (mask >> key) & 1 == 1
-            to_space = spaces > 0 and space_takes(card, space)
+            to_space = src_to_space and space_takes(card, space)
             if not (fits or to_space):
                 continue
             for dst in range(t0, t0 + nt):
                 if dst == src:
                     continue
                 if lens[dst] == 0:
-                    if not to_space:
+                    if not to_space or space_last or (dead >> (dst - t0)) & 1:
                         continue
                     to_space = False  # all spaces are alike: offer one
-                elif lens[dst] == down[dst] or not builds_on(card, piles[dst, lens[dst] - 1],
-                                                             build, succ):
+                elif (lens[dst] == down[dst] or (closed >> (dst - t0)) & 1
+                      or not builds_on(card, piles[dst, lens[dst] - 1], build, succ)):
                     continue
                 kind = classify_tableau_move(piles, lens, down, src, start, lens[dst] == 0,
-                                             f0, per_suit, base_rank, fsucc, full)
+                                             f0, per_suit, base_rank, fsucc, full, dead, t0)
+                n = add_move(moves, n, kind, src, dst, lens[src] - start, card)
+            if to_space and space_last:
+                dst = open_space(lens, t0, nt, dead)
+                kind = classify_tableau_move(piles, lens, down, src, start, True, f0, per_suit,
+                                             base_rank, fsucc, full, dead, t0)
                 n = add_move(moves, n, kind, src, dst, lens[src] - start, card)
     return n
 

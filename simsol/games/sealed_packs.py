@@ -25,11 +25,13 @@ The rescue is a ``stock`` move (waste -> stock) offered once the stock is out; t
 places then refill from the turned-over waste, which is no longer turned to a waste.  «Если ни
 одной из этих трех карт выложить уже нельзя, пасьянс не вышел»: once no reserve card can be
 played the game is lost, whatever the columns could still do (``reserve_end``); when the reserve
-is used up to its last card, the columns play on.  Greedy
-never loops: of the moves between columns it plays only those that turn a pack card
-(``reveal``), free a card for a foundation (``uncover``) or empty a column that then takes any
-card (``empty_pile``); a single card shuttled between columns is ``build`` or
-``space_shift``, and so is emptying a column whose place then stays empty.
+is used up to its last card, the columns play on.
+
+The columns' moves come from the shared generator (``gen_tableau_moves``), told which tops are
+turned pack cards (``closed``) and which places stay empty (``dead``): a move between columns
+is a ``reveal`` when it turns a pack card, ``uncover`` when it frees a card for a foundation,
+``empty_pile`` when it empties a column that then takes any card, and otherwise ``build`` (so
+is emptying a column whose place stays empty), or ``space_shift`` (a lone card into a space).
 """
 
 from __future__ import annotations
@@ -38,28 +40,27 @@ from simsol.cards import ACE, DOUBLE
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
     ALTERNATE_COLOURS,
-    BUILD,
-    EMPTY_PILE,
+    GRAB_TOP,
     PILE_MOVE_KINDS,
     RESERVE_TO_FOUNDATION,
     RESERVE_TO_TABLEAU,
-    REVEAL,
-    SPACE_SHIFT,
+    SPACE_ANY,
     STOCK,
     SUCC_UP,
     TO_FOUNDATION,
-    UNCOVER,
     WASTE_TO_FOUNDATION,
     WASTE_TO_TABLEAU,
     add_move,
     apply_stock,
-    build_key,
-    builds_on,
     foundation_for,
+    gen_card_to_tableau,
     gen_stock_move,
+    gen_tableau_moves,
+    gen_to_foundation,
+    open_space,
     stock_keeps_moves,
+    tops_mask,
     transfer,
-    wanted_key,
 )
 from simsol.engine.state import V_FOUNDATION, V_REDEALS, game_counters
 from simsol.games.base import declare
@@ -118,54 +119,20 @@ PROGRESS_KINDS = ("stock", "reserve_to_foundation", "reserve_to_tableau", "waste
 
 
 @kernel(inline="always")
-def takes_builds(lens, down, vars, p):
-    """May a card be built on column ``p``: a face-up top that is not a turned pack card."""
-    if lens[p] == down[p]:
-        return False
-    return down[p] == 0 or (vars[UNSEALED] >> (p - T0)) & 1 == 0
-
-
-@kernel(inline="always")
-def dead_when_empty(vars, rules, p):
-    """True when column ``p``, used up, takes nothing (a packless original column's place)."""
-    return rules[R_USED_UP] == STAYS_EMPTY and (vars[PACKLESS] >> (p - T0)) & 1 == 1
-
-
-@kernel(inline="always")
-def open_space(lens, vars, rules):
-    """The first empty column that takes any free card (all such are alike), or -1."""
+def closed_columns(lens, down, vars):
+    """A bit per column (``p - T0``) whose face-up top is a turned pack card: nothing is built on
+    it, and it goes into a space only with ``pack_card_to_space``."""
+    closed = 0
     for p in range(T0, T0 + NT):
-        if lens[p] == 0 and not dead_when_empty(vars, rules, p):
-            return p
-    return -1
+        if down[p] > 0 and lens[p] > down[p]:
+            closed |= vars[UNSEALED] & (1 << (p - T0))
+    return closed
 
 
 @kernel(inline="always")
-def column_move_kind(piles, lens, down, vars, rules, src):
-    """The kind of moving column ``src``'s top card onto another column."""
-    last = lens[src] - 1
-    if last == down[src] and down[src] > 0:
-        return REVEAL  # the original card or a turned pack card leaves: a pack card turns
-    if last == 0:
-        return BUILD if dead_when_empty(vars, rules, src) else EMPTY_PILE
-    if foundation_for(piles[src, last - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13) >= 0:
-        return UNCOVER
-    return BUILD
-
-
-@kernel
-def gen_to_columns(piles, lens, down, vars, src, kind, space_kind, mask, space, moves, n):
-    """Moves of the top card of ``src`` onto every column it builds on, then into one space."""
-    card = piles[src, lens[src] - 1]
-    key = wanted_key(card, ALTERNATE_COLOURS, SUCC_UP)
-    if key >= 0 and (mask >> key) & 1 == 1:
-        for dst in range(T0, T0 + NT):
-            if (dst != src and takes_builds(lens, down, vars, dst)
-                    and builds_on(card, piles[dst, lens[dst] - 1], ALTERNATE_COLOURS, SUCC_UP)):
-                n = add_move(moves, n, kind, src, dst, 1, card)
-    if space >= 0:
-        n = add_move(moves, n, space_kind, src, space, 1, card)
-    return n
+def dead_columns(vars, rules):
+    """A bit per column whose place, used up, takes nothing (a packless original column's)."""
+    return vars[PACKLESS] if rules[R_USED_UP] == STAYS_EMPTY else 0
 
 
 @kernel(inline="always")
@@ -181,37 +148,20 @@ def foundation_need(piles, lens):
 
 
 @kernel
-def gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves):
-    """The columns' own moves: to the foundations, then onto other columns or a space."""
-    n = 0
-    for src in range(T0, T0 + NT):
-        if lens[src] > down[src] and (need >> (piles[src, lens[src] - 1] % 52)) & 1 == 1:
-            f = foundation_for(piles[src, lens[src] - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13)
-            n = add_move(moves, n, TO_FOUNDATION, src, f, 1, piles[src, lens[src] - 1])
-    for src in range(T0, T0 + NT):
-        if lens[src] > down[src]:
-            kind = column_move_kind(piles, lens, down, vars, rules, src)
-            space_kind = SPACE_SHIFT if lens[src] == 1 else kind
-            pack_card = not takes_builds(lens, down, vars, src)
-            to_space = -1 if pack_card and not rules[R_PACK_TO_SPACE] else space
-            n = gen_to_columns(piles, lens, down, vars, src, kind, space_kind, mask, to_space,
-                               moves, n)
-    return n
-
-
-@kernel
 def generate_stable(pos, rules, moves):
-    """The columns' own moves, and what the foundations, the columns and a space take (for the
-    waste's and the reserve's moves)."""
+    """The columns' own moves (to the foundations, then single cards onto other columns or into
+    the first open space), and what the foundations, the columns and a space take (kept for
+    the waste's and the reserve's moves, and read by the solver's key)."""
     piles, lens, down, vars = pos
-    need = foundation_need(piles, lens)
-    mask = 0
-    for p in range(T0, T0 + NT):
-        if takes_builds(lens, down, vars, p):
-            mask |= 1 << build_key(piles[p, lens[p] - 1], ALTERNATE_COLOURS)
-    space = open_space(lens, vars, rules)
-    vars[NEED], vars[BUILD_MASK], vars[SPACE] = need, mask, space
-    return gen_tableau(piles, lens, down, vars, rules, need, mask, space, moves)
+    closed, dead = closed_columns(lens, down, vars), dead_columns(vars, rules)
+    vars[NEED] = foundation_need(piles, lens)
+    vars[BUILD_MASK] = tops_mask(piles, lens, down, T0, NT, ALTERNATE_COLOURS, closed)
+    vars[SPACE] = open_space(lens, T0, NT, dead)
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_UP, 13, TO_FOUNDATION,
+                          moves, 0)
+    return gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, ALTERNATE_COLOURS, SUCC_UP,
+                             SPACE_ANY, F0, 2, ACE, SUCC_UP, 13, moves, n, closed, dead,
+                             rules[R_PACK_TO_SPACE] != 0, True)
 
 
 @kernel
@@ -219,20 +169,19 @@ def generate(pos, rules, moves, n):
     """The waste's and the reserve's moves, then the stock or the rescue; none once the rescue is
     over (``reserve_end``)."""
     piles, lens, down, vars = pos
-    need, mask, space = vars[NEED], vars[BUILD_MASK], vars[SPACE]
+    need = vars[NEED]
+    closed, dead = closed_columns(lens, down, vars), dead_columns(vars, rules)
     columns = n
     for src in range(WASTE, R0 + NR):
         if lens[src] > 0 and (need >> (piles[src, lens[src] - 1] % 52)) & 1 == 1:
             f = foundation_for(piles[src, lens[src] - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13)
             kind = WASTE_TO_FOUNDATION if src == WASTE else RESERVE_TO_FOUNDATION
             n = add_move(moves, n, kind, src, f, 1, piles[src, lens[src] - 1])
-    if lens[WASTE] > 0:
-        n = gen_to_columns(piles, lens, down, vars, WASTE, WASTE_TO_TABLEAU, WASTE_TO_TABLEAU,
-                           mask, space, moves, n)
-    for r in range(R0, R0 + NR):
-        if lens[r] > 0:
-            n = gen_to_columns(piles, lens, down, vars, r, RESERVE_TO_TABLEAU, RESERVE_TO_TABLEAU,
-                               mask, space, moves, n)
+    for src in range(WASTE, R0 + NR):
+        if lens[src] > 0:
+            kind = WASTE_TO_TABLEAU if src == WASTE else RESERVE_TO_TABLEAU
+            n = gen_card_to_tableau(piles, lens, down, src, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
+                                    SPACE_ANY, kind, moves, n, closed, dead, True)
     if vars[V_REDEALS] == 0:  # after the rescue the stock only refills the reserve
         return gen_stock_move(lens, vars, STOCK_PILE, WASTE, 1, rules[R_LAST_RESERVE], moves, n)
     if (n == columns and rules[R_RESERVE_END] == NO_RESERVE_MOVE
