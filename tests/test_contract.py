@@ -20,6 +20,23 @@ from simsol.trace import trace
 from tests.conftest import game_preset_policies, game_presets
 
 DEALS = (0, 1, 2)
+# The look-ahead wanders through Grandma's Patience's deal 1 for about twenty seconds (400 moves,
+# each searched); deals 0 and 2 take about three: those two there.
+FEWER_DEALS = {("grandmas-patience", "lookahead"): (0, 2)}
+
+
+def deals_for(game, policy):
+    return FEWER_DEALS.get((game, policy), DEALS)
+
+
+def batch_records(game, preset, policy, deals):
+    """The batch kernel's records of ``deals``: one run of them all when they are 0, 1, 2."""
+    if deals == DEALS:
+        return simsol.simulate(game, preset=preset, policy=policy, deals=len(DEALS), seed=11,
+                               workers=1).data
+    return np.concatenate([simsol.simulate(game, preset=preset, policy=policy, deals=1,
+                                           first=deal, seed=11, workers=1).data
+                           for deal in deals])
 
 
 @lru_cache(maxsize=None)
@@ -40,7 +57,7 @@ def traced(game, preset, policy, deal):
 def test_every_card_exactly_once_and_games_end(game, preset, policy):
     the_game = get_game(game)
     deck = Counter(int(c) for c in the_game.deck.cards())
-    for deal in DEALS:
+    for deal in deals_for(game, policy):
         t = traced(game, preset, policy, deal)
         assert t.end in END_REASONS
         assert len(t.moves) <= 5000
@@ -54,9 +71,8 @@ def test_every_card_exactly_once_and_games_end(game, preset, policy):
 
 @pytest.mark.parametrize("game,preset,policy", game_preset_policies())
 def test_trace_matches_batch_records(game, preset, policy):
-    records = simsol.simulate(game, preset=preset, policy=policy, deals=len(DEALS), seed=11,
-                              workers=1).data
-    for deal, record in zip(DEALS, records):
+    deals = deals_for(game, policy)
+    for deal, record in zip(deals, batch_records(game, preset, policy, deals)):
         t = traced(game, preset, policy, deal)
         assert (record["won"], record["foundation"], record["moves"], record["passes"]) == (
             t.won, t.foundation, len(t.moves), t.passes)

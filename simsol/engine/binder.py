@@ -83,22 +83,29 @@ LOOP_MODULE = "simsol.engine.loop"
 CHOICE_MODULE = "simsol.engine.choice"  # the simple players: every base may roll out with them
 
 
-def bind(game) -> Entries:
-    """The entry points for ``game``, every player base's kernel bound."""
-    if game.name not in _BOUND:
-        _BOUND[game.name] = _bind(game)
-    return _BOUND[game.name]
+def bind(game, only: tuple[str, ...] | None = None) -> Entries:
+    """The entry points for ``game``, every player base's kernel bound; with ``only`` (kernels
+    of ``players.KERNELS``), just those, the others choosing no move: a check of a game's
+    declarations (tests/test_hashing.py) then compiles the loop without the searching players,
+    a fraction of the time."""
+    key = (game.name, only)
+    if key not in _BOUND:
+        _BOUND[key] = _bind(game, only)
+    return _BOUND[key]
 
 
-def player_switch(kernels: tuple[str, ...]) -> Callable:
+def player_switch(kernels: tuple[str, ...], only: tuple[str, ...] | None = None) -> Callable:
     """``player_choose`` over ``kernels`` (``"module:function"`` each), unbound: kernel ``i``
-    chooses, with its own scratch space ``work[i]``, when ``policy[P_KERNEL] == i``.
+    chooses, with its own scratch space ``work[i]``, when ``policy[P_KERNEL] == i`` (only the
+    kernels in ``only``, when given).
 
     Generated because numba can pick an element of a tuple of mixed types only by a constant
     index: one branch per kernel, each calling it by the name ``player_kernel_i``."""
     lines = ["def player_choose(pos, rules, moves, n, policy, rng, work):",
              "    which = policy[P_KERNEL]"]
     for i in range(len(kernels)):
+        if only is not None and kernels[i] not in only:
+            continue
         lines += [f"    if which == {i}:",
                   f"        return player_kernel_{i}(pos, rules, moves, n, policy, rng, work[{i}])"]
     lines.append("    return -1")
@@ -107,7 +114,7 @@ def player_switch(kernels: tuple[str, ...]) -> Callable:
     return namespace["player_choose"]
 
 
-def _bind(game) -> Entries:
+def _bind(game, only: tuple[str, ...] | None = None) -> Entries:
     from simsol.players import KERNELS  # the table of bases imports the engine: import it late
     importlib.import_module(LOOP_MODULE)
     importlib.import_module(CHOICE_MODULE)
@@ -122,6 +129,8 @@ def _bind(game) -> Entries:
                                        for slot in game.var_names.values())
     bindings["GAME_PILE_SALTS"] = pile_salts(game.n_piles, game.interchangeable)
     bindings["GAME_STATE_VARS"] = np.array(game.state_vars, dtype=np.int64)
+    if only is not None:  # named apart from the full binding's cached copies (see below)
+        bindings["BOUND_PLAYERS"] = np.array([kernel in only for kernel in KERNELS])
     for name, kinds in (("GAME_NARROW", game.narrow_kinds), ("GAME_PROGRESS", game.progress_kinds)):
         bindings[name] = np.array([kind in kinds for kind in game.move_kinds], dtype=np.uint8)
     # The bound constants are frozen into the machine code, so they name the cached copies too:
@@ -143,7 +152,7 @@ def _bind(game) -> Entries:
         module_name, _, function_name = player_kernel.partition(":")
         chooser = getattr(importlib.import_module(module_name), function_name)
         bindings[f"player_kernel_{i}"] = bindings.get(function_name, chooser)  # its copy
-    switch = player_switch(KERNELS)
+    switch = player_switch(KERNELS, only)
     switch.__globals__.update({name: value for name, value in bindings.items()
                                if name.startswith("player_kernel_")})
     bindings["player_choose"] = kernel(inline="always")(switch)
