@@ -284,8 +284,8 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
     for src in range(t0, t0 + nt):
         if not face_up(lens, down, src):
             continue
-        lowest = group_start(piles, lens, down, src, build, succ)
         last = lens[src] - 1
+        lowest = last if grab == GRAB_TOP else group_start(piles, lens, down, src, build, succ)
         src_to_space = spaces > 0 and (closed_to_space or (closed >> (src - t0)) & 1 == 0)
         for start in range(lowest, last + 1):
             if grab == GRAB_WHOLE and start != lowest:
