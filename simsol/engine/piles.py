@@ -277,16 +277,13 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
     stays empty); ``space_last`` lists a card's move into a space after its builds, into the
     first open space, rather than in that pile's place."""
     mask = tops_mask(piles, lens, down, t0, nt, build, closed)
-    spaces = 0
-    for p in range(t0, t0 + nt):
-        if lens[p] == 0 and (dead >> (p - t0)) & 1 == 0:
-            spaces += 1
+    space_at = open_space(lens, t0, nt, dead)  # the first space that takes a card, or -1
     for src in range(t0, t0 + nt):
         if not face_up(lens, down, src):
             continue
         last = lens[src] - 1
         lowest = last if grab == GRAB_TOP else group_start(piles, lens, down, src, build, succ)
-        src_to_space = spaces > 0 and (closed_to_space or (closed >> (src - t0)) & 1 == 0)
+        src_to_space = space_at >= 0 and (closed_to_space or (closed >> (src - t0)) & 1 == 0)
         for start in range(lowest, last + 1):
             if grab == GRAB_WHOLE and start != lowest:
                 break
@@ -314,10 +311,9 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
                                              f0, per_suit, base_rank, fsucc, full, dead, t0)
                 n = add_move(moves, n, kind, src, dst, lens[src] - start, card)
             if to_space and space_last:
-                dst = open_space(lens, t0, nt, dead)
                 kind = classify_tableau_move(piles, lens, down, src, start, True, f0, per_suit,
                                              base_rank, fsucc, full, dead, t0)
-                n = add_move(moves, n, kind, src, dst, lens[src] - start, card)
+                n = add_move(moves, n, kind, src, space_at, lens[src] - start, card)
     return n
 
 

@@ -125,9 +125,6 @@ def movable_after(pos, move, t0, nt, f0, per_suit, build, succ, place, to_space)
         exposed = card if p == dst else piles[p, left - 1]
         key = wanted_key(exposed, build, succ)
         fits = key >= 0 and (offered >> key) & 1 == 1
-        first = f0 + SUIT[exposed] * per_suit
-        goes_up = False
-        for f in range(first, first + per_suit):
-            goes_up |= place[RANK[exposed]] == lens[f] + (f == dst) + 1
+        goes_up = distance_up(lens, exposed, f0, per_suit, dst, place) == 0
         movable += fits or goes_up or (to_space and spaces > 0 and left > 1)
     return movable
