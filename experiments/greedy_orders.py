@@ -3,13 +3,15 @@
     python experiments/greedy_orders.py strata --deals 20000            # every order (6! = 720)
     python experiments/greedy_orders.py twelve-by-five --deals 20000 --search moves
     python experiments/greedy_orders.py GAME --preset P --seed S --holdout-deals N
+    python experiments/greedy_orders.py strata --ties-by listed       # ties by listed order
 
-Greedy plays the first allowed move in a priority order over the game's move kinds.  This plays
-greedy under other orders on the same training deals (``--seed``) and prints the best ones:
-every order of the kinds (``--search all``, for games with few kinds), or a local search from
-the game's own order that moves one kind to another place while that wins more (``--search
-moves``).  The best order found is then played on held-out deals (``--holdout-seed``) beside the
-game's own, paired, so a lucky order on the training deals does not pass for a better one.
+Greedy plays the first allowed move in a priority order over the game's move kinds (of several
+of one kind, the one its tie rule rates best: the game's ``GREEDY_TIES``, or ``--ties-by``).
+This plays greedy under other orders on the same training deals (``--seed``) and prints the best
+ones: every order of the kinds (``--search all``, for games with few kinds), or a local search from
+the game's own order that moves one kind to another place while that wins more (``--search moves``).
+The best order found is then played on held-out deals (``--holdout-seed``) beside the game's own,
+paired, so a lucky order on the training deals does not pass for a better one.
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ from simsol.games import game_names, get_game
 from simsol.rules import SimsolError
 from simsol.stats import paired_difference, wilson
 
+TIES_BY: dict = {}  # greedy's tie rule when --ties-by is given (else the game's)
+
 
 def win_rate(game: str, preset: str | None, order, deals: int, seed: int):
     result = simsol.simulate(game, preset=preset, policy="greedy", deals=deals, seed=seed,
-                             policy_options={"order": ",".join(order)}, workers=1)
+                             policy_options={"order": ",".join(order)} | TIES_BY, workers=1)
     return result.data["won"]
 
 
@@ -61,7 +65,11 @@ def main(argv=None) -> int:
     parser.add_argument("--search", choices=("all", "moves"), default="all",
                         help="every order of the kinds, or moves of one kind from the game's")
     parser.add_argument("--top", type=int, default=10, help="how many orders to print")
+    parser.add_argument("--ties-by", default=None,
+                        help="greedy's tie rule: listed, or a feature (default: the game's)")
     args = parser.parse_args(argv)
+    if args.ties_by is not None:
+        TIES_BY["ties_by"] = args.ties_by
     try:
         if args.deals <= 0 or args.holdout_deals <= 0:
             raise SimsolError("--deals and --holdout-deals must be positive")

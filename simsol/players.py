@@ -65,13 +65,19 @@ class Base:
 # 9: the solver's last search keys Klondike with partial runs blind to which twin a run lies on
 #    (``solver_pile_hash``); the solver's and hop's results with partial runs move, the book's
 #    Klondike and every other game play as in 8.
-PLAYERS_VERSION = 9
+# 10: greedy breaks ties within its best kind by a feature where the game says so
+#    (``GREEDY_TIES``: Strata's and the 12x5 game's ``movable_after``); the 12x5 game's greedy
+#    order and both games' built-in heuristic weights changed with it (its tuned table keeps
+#    the order it was tuned on).  Greedy, heuristic and every search in those two games play
+#    otherwise (the solver tries the 12x5 game's kinds in the new order); the other eight games
+#    and every tuned table play as in 9.
+PLAYERS_VERSION = 10
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (
     Base("random", "uniform over the allowed moves", SIMPLE, mode=choice.RANDOM, ordered=False),
     Base("greedy", "the first allowed move in a priority order over move kinds", SIMPLE,
-         mode=choice.GREEDY),
+         mode=choice.GREEDY, settings=choice.GREEDY_SETTINGS),
     Base("heuristic", "the best score: a weight per move kind plus weighted move features",
          SIMPLE, mode=choice.HEURISTIC, settings=choice.HEURISTIC_SETTINGS, weighted=True),
     Base("lookahead", "each candidate played out in sampled worlds of the unseen cards",

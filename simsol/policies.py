@@ -8,7 +8,8 @@ see every card and are labelled so in every policy id they appear in.
 Built in, for every game:
 
 * ``random`` — uniform over all legal moves (a baseline);
-* ``greedy`` — the first legal move in the game's priority order over kinds of move;
+* ``greedy`` — the first legal move in the game's priority order over kinds of move (of
+  several of one kind, the first listed, or the best by the game's one tie feature);
 * ``heuristic`` — the highest score: a weight per kind of move (by default the greedy order,
   far apart) plus weighted features of the move (turns a face-down card, empties a pile, how many
   face-down cards lie in the source pile, ...); ties broken at random;
@@ -37,11 +38,20 @@ from pathlib import Path
 import numpy as np
 
 from simsol.engine.choice import P_MODE
-from simsol.engine.layout import NEVER, P_FEATURES, P_KERNEL, P_OWN, P_PLANS, P_PRIORITY
+from simsol.engine.layout import (
+    NEVER,
+    NO_FEATURE,
+    P_FEATURES,
+    P_KERNEL,
+    P_OWN,
+    P_PLANS,
+    P_PRIORITY,
+)
 from simsol.players import BASES, FEATURE_NAMES, Base, work_for
 from simsol.rules import SimsolError, read_toml, suggest, unknown
 
 KIND_GAP = 100.0  # heuristic kind weights: far enough apart that features only break ties
+TIES_BY = "ties_by"  # greedy's tie rule: a feature, each game's default its GREEDY_TIES
 
 
 @dataclass(frozen=True)
@@ -95,7 +105,9 @@ DEFAULT_WEIGHTS = {"reveal": 5.0, "hidden_under": 1.0, "empties": 2.0, "source_l
 BUILT_IN = {
     "random": PolicyConfig("random", "random", "uniform over all legal moves (a baseline)"),
     "greedy": PolicyConfig("greedy", "greedy",
-                           "the first legal move in a fixed priority order over move kinds"),
+                           "the first legal move in a fixed priority order over move kinds "
+                           "(of several of one kind, the first listed or the one the game's tie "
+                           "rule, ties_by, rates highest)"),
     "heuristic": PolicyConfig("heuristic", "heuristic",
                               "the greedy order, ties broken by what a move uncovers, empties and "
                               "how many hidden cards its pile holds", weights=DEFAULT_WEIGHTS,
@@ -232,7 +244,11 @@ def refused(config: PolicyConfig, key: str) -> SimsolError:
 
 def check_setting(setting, raw, value):
     """``value`` if the setting allows it, else a one-line error saying what it allows."""
-    if setting.choices:
+    if setting.feature:
+        if value != NO_FEATURE and value not in every_feature():
+            raise unknown(f"feature for {setting.name}", value, (NO_FEATURE,) + every_feature())
+        ok = True
+    elif setting.choices:
         ok = value in setting.choices
     elif setting.flag:
         ok = isinstance(value, bool)
@@ -386,7 +402,13 @@ def compile_policy(game, config: PolicyConfig) -> np.ndarray:
     for i, feature in enumerate(features):
         array[P_FEATURES + i] = config.weights.get(feature, 0.0)
     for slot, setting in enumerate(player.settings, start=P_OWN):
-        array[slot] = setting.encode(config.value(setting.name))
+        value = config.value(setting.name)
+        array[slot] = setting.encode(value)
+        if setting.feature and value != NO_FEATURE:  # the one feature it rates, weighted 1
+            if value not in features:
+                raise unknown(f"feature for {setting.name} in {game.name}", value,
+                              (NO_FEATURE,) + features)
+            array[P_FEATURES + features.index(value)] = 1.0
     priorities = array[P_PRIORITY:]
     if not player.ordered:
         priorities[:] = 0.0
@@ -429,11 +451,14 @@ def build_policy(game, name: str, options: dict | None = None,
 
 
 def for_game(game, config: PolicyConfig) -> PolicyConfig:
-    """A built-in weighted policy with the game's own default weights (``HEURISTIC_WEIGHTS`` and
-    ``HEURISTIC_KINDS`` in the game's module: where the shared defaults mislead, such as
-    preferring the longer source pile in Grandma's Patience, or where a good player holds a
-    kind of move back, such as Klondike's cards to the foundations that a tableau card may still
-    want); the id lists changes from these, not from the shared ones."""
+    """A built-in policy with the game's own defaults: greedy's tie rule (``GREEDY_TIES``) and a
+    weighted policy's weights (``HEURISTIC_WEIGHTS`` and ``HEURISTIC_KINDS`` in the game's
+    module: where the shared defaults mislead, such as preferring the longer source pile in
+    Grandma's Patience, or where a good player holds a kind of move back, such as Klondike's
+    cards to the foundations that a tableau card may still want); the id lists changes from
+    these, not from the shared ones."""
+    if config.player.setting(TIES_BY) is not None and game.greedy_ties != NO_FEATURE:
+        return replace(config, values={**config.values, TIES_BY: game.greedy_ties})
     if not config.player.weighted or not (game.heuristic_weights or game.heuristic_kinds):
         return config
     return replace(config, weights={**config.weights, **game.heuristic_weights},

@@ -140,6 +140,39 @@ def test_heuristic_prefers_the_pile_with_more_hidden_cards():
     assert choice(game, position, "heuristic", policy_options={"ties": "first"}).src == "tableau2"
 
 
+def test_greedy_can_break_ties_within_a_kind_by_a_feature():
+    """Both 9s may go on 10♥ (the same kind); listed first is tableau1's, but rated by
+    ``hidden_under`` the one over three face-down cards."""
+    game = get_game("klondike")
+    position = """
+    tableau1: (2♣) 9♠
+    tableau2: (3♣) (4♣) (5♣) 9♣
+    tableau3: 10♥
+    """
+    assert choice(game, position, "greedy").src == "tableau1"
+    assert choice(game, position, "greedy", policy_options={"ties_by": "hidden_under"}).src == (
+        "tableau2")
+    assert build_policy(game, "greedy", {"ties_by": "hidden_under"}).id == (
+        "greedy[ties_by=hidden_under]")
+
+
+def test_a_games_tie_rule_is_its_greedys_default():
+    strata = get_game("strata")
+    assert strata.greedy_ties == "movable_after"
+    assert build_policy(strata, "greedy").id == "greedy"
+    assert build_policy(strata, "greedy", {"ties_by": "listed"}).id == "greedy[ties_by=listed]"
+    assert get_game("klondike").greedy_ties == "listed"
+
+
+@pytest.mark.parametrize("value,message", [
+    ("hiden_under", "did you mean 'hidden_under'"),
+    ("movable_after", "feature for ties_by in klondike"),  # another game's feature
+])
+def test_a_tie_feature_the_game_lacks_is_refused(value, message):
+    with pytest.raises(SimsolError, match=message):
+        build_policy(get_game("klondike"), "greedy", {"ties_by": value})
+
+
 @pytest.mark.parametrize("options,message", [
     ({"weight.revael": 1}, "did you mean 'reveal'"),
     ({"weigth.reveal": 1}, "unknown policy setting"),

@@ -260,3 +260,22 @@ def test_the_tuned_player_can_steer_towards_a_dead_table():
         "ties": "first", "weight.movable_after": -1}).src == "tableau3"
     assert choice(STRATA, position, "heuristic", policy_options={
         "ties": "first", "weight.movable_after": 1}).src == "tableau1"
+
+
+def test_greedy_plays_the_build_that_leaves_more_cards_free():
+    """8♦ or 8♥ may go on 9♠, both plain builds: the one listed first (tableau1's) shows K♥
+    and leaves no card that can move, the other shows 10♣, which goes on J♥; greedy's tie rule
+    (``GREEDY_TIES``, ``movable_after``) plays the second."""
+    position = """
+    tableau1: K♥ 8♦
+    tableau2: 9♠
+    tableau3: 10♣ 8♥
+    tableau4: J♥
+    tableau5: K♠
+    tableau6: K♣
+    tableau7: K♠
+    tableau8: K♣
+    """
+    assert choice(STRATA, position, "greedy").src == "tableau3"
+    assert choice(STRATA, position, "greedy", policy_options={"ties_by": "listed"}).src == (
+        "tableau1")

@@ -202,3 +202,19 @@ def test_the_heuristic_can_weigh_how_free_a_move_leaves_the_columns():
         "ties": "first", "weight.movable_after": -1}).src == "tableau3"
     assert choice(TWELVE, position, "heuristic", policy_options={
         "ties": "first", "weight.movable_after": 1}).src == "tableau1"
+
+
+def test_greedy_plays_the_build_that_leaves_more_cards_free():
+    """Either 5♠ may go on 6♠, both plain builds: the one listed first (tableau1's) shows K♦,
+    which goes nowhere, the other shows 9♥, which goes on 10♥; greedy's tie rule
+    (``GREEDY_TIES``, ``movable_after``) plays the second."""
+    from simsol.positions import choice
+    position = """
+    tableau1: K♦ 5♠
+    tableau2: 6♠
+    tableau3: 9♥ 5♠
+    tableau4: 10♥
+    """
+    assert choice(TWELVE, position, "greedy").src == "tableau3"
+    assert choice(TWELVE, position, "greedy", policy_options={"ties_by": "listed"}).src == (
+        "tableau1")

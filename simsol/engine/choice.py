@@ -5,6 +5,11 @@ of the position (how many cards lie face down, never which).  The three share on
 the loop is compiled once for all of them; ``P_MODE`` says which one plays.  The searching
 players use ``pick_simple`` as their roll-out player.
 
+Greedy plays the first kind of move in its order; where the game declares a tie rule
+(``GREEDY_TIES``: a feature such as the 12x5 game's ``movable_after``), among several moves of
+that kind it plays the one the feature rates highest, the first listed on equal values.  Only the
+tied moves are rated, so a greedy without a tie rule costs what it always did.
+
 A heuristic weighs the shared features below and the game's own (``FEATURES`` and the kernel
 ``feature_score`` in the game's module, for what the shared ones miss: a card safe to play up,
 a space kept for a King, a same-suit build).  The game's features take the weight slots after
@@ -18,6 +23,7 @@ from simsol.engine.jit import kernel
 from simsol.engine.layout import (
     MAX_FEATURES,
     NEVER,
+    NO_FEATURE,
     P_FEATURES,
     P_MODE,
     P_PRIORITY,
@@ -44,6 +50,12 @@ HEURISTIC_SETTINGS = (
             "one", choices=TIES),
 )
 (P_TIES,) = own_slots(HEURISTIC_SETTINGS)
+GREEDY_SETTINGS = (
+    Setting("ties_by", NO_FEATURE, "among several moves of its best kind, play the one this "
+            "heuristic feature rates highest (listed: the first listed); each game has its own "
+            "default", feature=True),
+)
+(P_TIES_BY,) = own_slots(GREEDY_SETTINGS)  # 1: rate ties by the one feature weighted 1
 
 
 @kernel
@@ -51,9 +63,10 @@ def allowed(moves, i, policy):
     return policy[P_PRIORITY + moves[i, M_KIND]] != NEVER
 
 
-@kernel
-def choose_greedy(moves, n, policy):
-    """The move whose kind has the best (lowest) priority, the first listed on ties."""
+@template(compile_as=kernel)
+def choose_greedy(pos, rules, moves, n, policy, ties_by):
+    """The move whose kind has the best (lowest) priority; on ties the first listed, or with
+    ``ties_by`` the one the policy's weighted feature rates highest (the first of those)."""
     best = -1
     best_priority = 1e300
     for i in range(n):
@@ -61,6 +74,19 @@ def choose_greedy(moves, n, policy):
         if priority != NEVER and priority < best_priority:
             best = i
             best_priority = priority
+    if ties_by == 0.0 or best < 0:
+        return best
+    first = best
+    best_score = 0.0
+    rated = False  # the first is rated only once a second move of its kind turns up
+    for i in range(first + 1, n):
+        if policy[P_PRIORITY + moves[i, M_KIND]] == best_priority:
+            if not rated:
+                best_score = move_score(pos, rules, moves[first], policy)
+                rated = True
+            score = move_score(pos, rules, moves[i], policy)
+            if score > best_score:
+                best, best_score = i, score
     return best
 
 
@@ -119,19 +145,23 @@ def choose_heuristic(pos, rules, moves, n, policy, rng):
 
 
 @template(compile_as=kernel(inline="always"))
-def pick_simple(mode, pos, rules, moves, n, policy, rng):
-    """One move of the simple player ``mode`` (-1 when it allows none of the ``n`` moves)."""
+def pick_simple(mode, pos, rules, moves, n, policy, rng, ties_by):
+    """One move of the simple player ``mode`` (-1 when it allows none of the ``n`` moves);
+    ``ties_by``: greedy's tie rule is on (the roll-outs of a search pass 0: their policy array
+    is the search's, whose slots mean other things)."""
     if mode == RANDOM:
         return choose_random(moves, n, policy, rng)
     if mode == HEURISTIC:
         return choose_heuristic(pos, rules, moves, n, policy, rng)
-    return choose_greedy(moves, n, policy)
+    return choose_greedy(pos, rules, moves, n, policy, ties_by)
 
 
 @template(compile_as=kernel(inline="always"))
 def choose_simple(pos, rules, moves, n, policy, rng, work):
     """The player-base kernel of random, greedy and heuristic (``work`` is unused)."""
-    return pick_simple(policy[P_MODE], pos, rules, moves, n, policy, rng)
+    mode = policy[P_MODE]
+    return pick_simple(mode, pos, rules, moves, n, policy, rng,
+                       policy[P_TIES_BY] if mode == GREEDY else 0.0)
 
 
 def no_work(game, policy):

@@ -23,6 +23,7 @@ P_OWN = P_FEATURES + MAX_FEATURES
 MAX_OWN = 16
 P_PRIORITY = P_OWN + MAX_OWN  # then one slot per move kind
 NEVER = -1.0  # a kind's priority when the policy never plays it
+NO_FEATURE = "listed"  # a ``feature`` setting's value for none: the moves' listed order
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,10 @@ class Setting:
     """One setting of a player base: its name, default, what it may be, and what it does.
 
     ``choices`` for names (stored as their index), ``low``/``high`` for whole numbers, ``flag``
-    for true/false, ``number`` for any real number.  ``peeks`` marks a flag that, on, lets the
-    player read hidden cards: every id of such a policy says so (policies.py)."""
+    for true/false, ``number`` for any real number, ``feature`` for one of the game's heuristic
+    features or ``"listed"`` (stored as 1 or 0; policies.py also sets the feature's weight, since
+    which slot it weighs depends on the game).  ``peeks`` marks a flag that, on, lets the player
+    read hidden cards: every id of such a policy says so (policies.py)."""
 
     name: str
     default: Any
@@ -41,9 +44,12 @@ class Setting:
     high: int | None = None
     flag: bool = False
     number: bool = False
+    feature: bool = False
     peeks: bool = False
 
     def encode(self, value) -> float:
+        if self.feature:
+            return float(value != NO_FEATURE)
         if self.choices:
             return float(self.choices.index(value))
         return float(value)
@@ -55,6 +61,8 @@ class Setting:
             return "true or false"
         if self.number:
             return "a number"
+        if self.feature:
+            return f"{NO_FEATURE} or a heuristic feature of the game (simsol policies GAME)"
         return f"a whole number {self.low}..{self.high}"
 
 

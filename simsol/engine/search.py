@@ -151,7 +151,7 @@ def choose_lookahead(pos, rules, moves, n, policy, rng, work):
                     break
                 m = list_moves(scratch, rules, work.moves)
                 pick = pick_simple(policy[P_ROLLOUT], scratch, rules, work.moves, m, policy,
-                                   work.rng)
+                                   work.rng, 0.0)
                 if pick < 0:
                     break
                 apply_listed(scratch, rules, work.moves[pick], work.rng)

@@ -18,15 +18,16 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   optionally ``FEATURES`` (``(name, doc)`` rows: what a heuristic may weigh beyond the shared
   features) with the kernel ``feature_score(pos, rules, move, policy, slot)``, the weighted sum
   of those features for one move, their weights at ``policy[slot + k]``; and
-  ``HEURISTIC_WEIGHTS`` and ``HEURISTIC_KINDS``, feature and kind weights of the built-in
-  heuristic that differ for this game; ``FEATURE_RANGES``, the weight range ``simsol tune``
-  searches for a feature meant to move a move past whole kinds (the default range only breaks
-  ties within a kind); and, to make the loop guard cheap (engine/loop.py), ``PROGRESS_KINDS``,
-  the kinds whose ``apply`` always reports progress (nothing is saved to take them back), and
-  ``NARROW_KINDS``, the kinds whose ``apply`` changes no pile but the move's source and
-  destination (only those two are saved and rehashed).  Neither is needed for correctness; the
-  loop stops on a progress kind that made none, and tests/test_hashing.py proves every game's
-  narrow kinds move by move.  Optionally ``safe_move(pos, rules, moves, n)``: the row of a
+  ``HEURISTIC_WEIGHTS`` and ``HEURISTIC_KINDS``, feature and kind weights of the built-in heuristic
+  that differ for this game; ``GREEDY_TIES``, a feature greedy rates ties within its best kind by
+  (default ``"listed"``: the first listed move); ``FEATURE_RANGES``, the weight range ``simsol
+  tune`` searches for a feature meant to move a move past whole kinds (the default range only breaks
+  ties within a kind); and, to make the loop guard cheap (engine/loop.py), ``PROGRESS_KINDS``, the
+  kinds whose ``apply`` always reports progress (nothing is saved to take them back), and
+  ``NARROW_KINDS``, the kinds whose ``apply`` changes no pile but the move's source and destination
+  (only those two are saved and rehashed).  Neither is needed for correctness; the loop stops on a
+  progress kind that made none, and tests/test_hashing.py proves every game's narrow kinds move by
+  move.  Optionally ``safe_move(pos, rules, moves, n)``: the row of a
   listed move the exact solver may play without trying the others, because no line is lost by
   it (engine/solver.py), or -1; it may read every card, as the solver does.  Optionally
   ``solver_skips(pos, rules, move)``: True for a listed move the solver need not try at all,
@@ -132,6 +133,7 @@ class Game:
     interchangeable: tuple[tuple[int, ...], ...] = ()
     state_vars: tuple[int, ...] = ()
     features: tuple[tuple[str, str], ...] = ()  # the game's own heuristic features: name, doc
+    greedy_ties: str = "listed"  # the feature greedy breaks ties within a kind by (its ties_by)
     heuristic_weights: dict = field(default_factory=dict)  # the built-in heuristic's, changed
     heuristic_kinds: dict = field(default_factory=dict)  # its kind weights, changed
     feature_ranges: dict = field(default_factory=dict)  # feature -> (low, high) tune searches
@@ -187,6 +189,7 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         interchangeable=tuple(tuple(group) for group in names.get("INTERCHANGEABLE", ())),
         state_vars=SHARED_STATE_COUNTERS + (counters.state if counters else ()),
         features=tuple(names.get("FEATURES", ())),
+        greedy_ties=names.get("GREEDY_TIES", "listed"),
         heuristic_weights=dict(names.get("HEURISTIC_WEIGHTS", {})),
         heuristic_kinds=dict(names.get("HEURISTIC_KINDS", {})),
         feature_ranges=dict(names.get("FEATURE_RANGES", {})),

@@ -122,9 +122,13 @@ def movable_after(pos, move, t0, nt, f0, per_suit, build, succ, place, to_space)
         left = lens[p] - count * (p == src) + count * (p == dst)
         if left == 0 or left == down[p]:
             continue
+        if to_space and spaces > 0 and left > 1:
+            movable += 1
+            continue
         exposed = card if p == dst else piles[p, left - 1]
         key = wanted_key(exposed, build, succ)
-        fits = key >= 0 and (offered >> key) & 1 == 1
-        goes_up = distance_up(lens, exposed, f0, per_suit, dst, place) == 0
-        movable += fits or goes_up or (to_space and spaces > 0 and left > 1)
+        if key >= 0 and (offered >> key) & 1 == 1:
+            movable += 1
+        elif distance_up(lens, exposed, f0, per_suit, dst, place) == 0:
+            movable += 1
     return movable

@@ -45,6 +45,8 @@ DECK = PIQUET_PAIR
 RULES_VERSION = 2  # r2: the redeal only once nothing can move; a build freeing a 7 is uncover
 # Every kind, best first: a plain build before the redeal.
 GREEDY_ORDER = ("to_foundation", "uncover", "empty_pile", "build", "stock", "space_shift")
+# Of two moves of a kind, greedy plays the one that leaves more cards free to move (README).
+GREEDY_TIES = "movable_after"
 NARROW_KINDS = tuple(k for k in PILE_MOVE_KINDS if k != "stock")  # the redeal gathers every pile
 PROGRESS_KINDS = ("stock",)  # the redeal
 
@@ -154,10 +156,12 @@ def apply(pos, rules, move, rng):
 # greedy plays in listed order (two packs: most cards have two places to go).  And
 # ``movable_after``, how many exposed cards could still move: the redeal waits for a table where
 # none can, and most games end in a shuttle instead, so how free a move leaves the table decides
-# the game (the tuned weight is positive: keeping cards free pays, see README).  The built-in
-# heuristic leaves them all at 0; the shipped ``tuned`` table weighs them.
+# the game (the tuned weight is positive: keeping cards free pays, see README).  Greedy breaks
+# ties by it (``GREEDY_TIES`` above); the built-in heuristic weighs it and ``next_free`` (players
+# version 10), the shipped ``tuned`` table all of them.
 FEATURES = FACE_UP_FEATURES + (MOVABLE_AFTER,)
 FEATURE_RANGES = FACE_UP_RANGES
+HEURISTIC_WEIGHTS = {"next_free": 50.0, "movable_after": 1.0}
 
 
 @kernel
