@@ -223,7 +223,7 @@ def test_more_bad_run_input_gets_one_line(capsys, monkeypatch, argv, fragment):
 def test_a_policy_order_can_be_written_as_simsol_policies_prints_it(capsys):
     code, out, _ = run(capsys, "policies", "klondike")
     printed = next(line for line in out.splitlines() if line.strip().startswith("greedy ("))
-    order = printed.split("[order=", 1)[1].split("]", 1)[0]
+    order = printed.split("[order=", 1)[1].split("]", 1)[0].split(", ", 1)[0]
     assert " > " in order
     code, arrows, _ = run(capsys, "run", "klondike", "--deals", "40", "--workers", "1",
                           "--no-progress", "--json", "--policy-opt", f"order={order}")

@@ -180,11 +180,13 @@ def test_the_heuristic_plays_up_first_the_card_that_frees_the_next():
     tableau1: 9♦ 3♠
     tableau2: 4♣ 3♣
     """
-    assert choice(TWELVE, position, "greedy").src == "tableau1"
+    assert choice(TWELVE, position, "greedy", policy_options={"ties_by": "listed"}).src == (
+        "tableau1")
+    assert choice(TWELVE, position, "greedy").src == "tableau2"  # its tie rule: movable_after
     assert choice(TWELVE, position, "heuristic", policy_options={"ties": "first"}).src == (
         "tableau2")
     assert choice(TWELVE, position, "heuristic", policy_options={
-        "ties": "first", "weight.next_free": 0}).src == "tableau1"
+        "ties": "first", "weight.next_free": 0, "weight.movable_after": 0}).src == "tableau1"
 
 
 def test_the_heuristic_can_weigh_how_free_a_move_leaves_the_columns():
