@@ -277,7 +277,7 @@ def needs_compiling(job: "Job") -> bool:
     """Will the first chunk of ``job`` compile its kernels (neither loaded in this process nor
     in the on-disk cache)?  Asks numba's cache index; when that cannot be read, assumes so."""
     batch = bind(get_game(job.game)).run_batch
-    if batch.overloads:
+    if getattr(batch, "overloads", True):  # compiled already, or a plain function (JIT off)
         return False
     try:
         return not batch._cache._cache_file._load_index()

@@ -156,3 +156,22 @@ def test_progress_in_a_log_is_plain_lines(capsys):
     assert "\r" not in err
     lines = err.strip().splitlines()
     assert len(lines) == 10 and lines[-1].endswith("200 of 200 deals (100%)")
+
+
+def test_plain_python_with_the_jit_off_plays_the_same_records():
+    """``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python (to debug a game, and for the
+    benchmarks' ratio against plain Python): the same deals, the same records."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json, warnings, simsol; warnings.simplefilter('ignore'); "
+            "r = simsol.simulate('elevens', deals=6, seed=3, workers=1, progress=True); "
+            "print(json.dumps(r.data.tolist()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, NUMBA_DISABLE_JIT="1"), timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    plain = json.loads(out.stdout.strip().splitlines()[-1])
+    compiled = simsol.simulate("elevens", deals=6, seed=3, workers=1).data.tolist()
+    assert [list(r) for r in compiled] == plain

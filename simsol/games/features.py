@@ -75,11 +75,14 @@ def face_up_score(pos, move, policy, slot, t0, nt, f0, nf, per_suit, waste, buil
     left = lens[src] - count
     exposed = int(piles[src, left - 1]) if left > down[src] and (
         t0 <= src < t0 + nt or src == waste) else -1
-    if exposed >= 0:
+    # A feature weighted 0 is not computed (greedy's tie rule weighs one feature, the built-in
+    # heuristics two or three): its term would add 0.0 and cost a scan of the foundations.
+    if policy[slot] != 0.0 and exposed >= 0:
         score += policy[slot] * (distance_up(lens, exposed, f0, per_suit, grown, place) == 0)
     if t0 <= dst < t0 + nt:
-        score += policy[slot + 1] * distance_up(lens, card, f0, per_suit, -1, place)
-        if lens[dst] > 0:
+        if policy[slot + 1] != 0.0:
+            score += policy[slot + 1] * distance_up(lens, card, f0, per_suit, -1, place)
+        if policy[slot + 2] != 0.0 and lens[dst] > 0:
             score += policy[slot + 2] * distance_up(lens, int(piles[dst, lens[dst] - 1]), f0,
                                                     per_suit, -1, place)
     if policy[slot + 3] != 0.0 and exposed >= 0 and src != waste:
