@@ -135,6 +135,9 @@ def build_parser() -> Parser:
     experiment.add_argument("--quick", action="store_true",
                             help="play the spec's quick_deals per cell instead of deals")
     experiment.add_argument("--deals", type=count, help="deals per cell, overriding the spec")
+    experiment.add_argument("--game", action="append", metavar="GAME",
+                            help="play only this game's cells (repeatable); the same deals as "
+                                 "in a whole run, so its figures pair with a whole run's")
     add_backend_arguments(experiment)
     experiment.add_argument("--report", action="store_true",
                             help="write the report when the run is done")
@@ -340,7 +343,7 @@ def command_experiment(args) -> None:
         print(f"not playable, left out: {line}", file=sys.stderr)
     store = run_experiment(args.spec, out=args.out, quick=args.quick, deals=args.deals,
                            workers=args.workers, scheduler=args.scheduler,
-                           progress=not args.no_progress)
+                           progress=not args.no_progress, games=args.game)
     print(f"results in {store.path}")
     if args.report:
         from simsol.report import write_report

@@ -227,22 +227,38 @@ def deals_missing(stored: dict[int, int], deals: int, chunk_size: int) -> int:
     return deals - covered
 
 
+def only_games(spec: Spec, games: list[str] | None) -> list[Cell]:
+    """The spec's cells of ``games`` (all of them for None), refusing a game it does not have."""
+    if not games:
+        return spec.cells
+    have = list(dict.fromkeys(cell.game for cell in spec.cells))
+    for game in games:
+        if game not in have:
+            raise SimsolError(f"--game {game!r}: not in the spec {spec.name!r}; its games: "
+                              f"{', '.join(have)}")
+    return [cell for cell in spec.cells if cell.game in games]
+
+
 def run_experiment(spec_path: str | Path, out: str | Path | None = None, quick: bool = False,
                    deals: int | None = None, workers: int | None = None,
-                   scheduler: str | None = None, progress: bool = True) -> Store:
-    """Play every cell of a spec into the results store, skipping chunks already there.
+                   scheduler: str | None = None, progress: bool = True,
+                   games: list[str] | None = None) -> Store:
+    """Play every cell of a spec into the results store, skipping chunks already there;
+    ``games``: only those games' cells (the spec's others are neither played nor registered,
+    so a report on the folder holds what was played).
 
     The folder is locked for the run (a second run into it is refused with one line); chunks
     are written as they finish, so an interrupted or failed run keeps every finished one.
     """
     spec = load_spec(spec_path)
+    cells = only_games(spec, games)
     target = deals if deals is not None else (spec.quick_deals if quick else spec.deals)
     target = check_count("deals", target, 1, MAX_DEALS)
     processes = check_workers(workers, scheduler)
     store = Store(out or default_out(spec, quick))
     with store.writing():
         plan = []
-        for cell in spec.cells:
+        for cell in cells:
             job = make_job(cell.game, cell.preset, cell.rules, cell.policy, spec.seed,
                            spec.max_moves, policies=spec.policies)
             chunk_size = cell_chunk_size(spec, store, cell, job)

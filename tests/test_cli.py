@@ -123,6 +123,20 @@ def test_experiment_and_report_commands(capsys, tmp_path):
     assert code == 2 and "not a results folder" in err
 
 
+def test_an_experiment_can_play_one_game_of_its_spec(capsys, tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "s"\nseed = 1\ndeals = 20\n'
+                    '[[cells]]\ngame = "klondike"\npolicies = ["greedy"]\n'
+                    '[[cells]]\ngame = "elevens"\npolicies = ["greedy"]\n')
+    code, _, _ = run(capsys, "experiment", str(spec), "--out", str(tmp_path / "r"),
+                     "--no-progress", "--workers", "1", "--game", "klondike")
+    code, out, _ = run(capsys, "report", str(tmp_path / "r"))
+    assert code == 0 and "| klondike |" in out and "elevens" not in out
+    err = one_line_error(capsys, "experiment", str(spec), "--out", str(tmp_path / "r"),
+                         "--no-progress", "--game", "canfield")
+    assert "'canfield': not in the spec 's'; its games: klondike, elevens" in err
+
+
 def test_policy_options_on_the_command_line(capsys):
     code, out, _ = run(capsys, "run", "klondike", "--deals", "50", "--workers", "1",
                        "--no-progress", "--policy", "heuristic", "--policy-opt", "weight.reveal=9")
