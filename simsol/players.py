@@ -32,6 +32,7 @@ class Base:
     searching: bool = False  # slow: fewer deals in tests, small chunks in runs
     sees_hidden: bool = False  # reads face-down cards and the stock: labelled in every id
     plans_lines: bool = False  # plays a whole line it searched: no idle cap (engine/loop.py)
+    rolls_out: bool = False  # judges moves by roll-outs: plays a game's ``LOOKAHEAD_ORDER``
     chunk: int | None = None  # the most deals a chunk holds (None: by ``searching``, runner.py)
     make_work: Callable = field(default=choice.no_work)
 
@@ -71,7 +72,11 @@ class Base:
 #    the order it was tuned on).  Greedy, heuristic and every search in those two games play
 #    otherwise (the solver tries the 12x5 game's kinds in the new order); the other eight games
 #    and every tuned table play as in 9.
-PLAYERS_VERSION = 10
+# 11: lookahead in the 12x5 game plays and rolls out by the game's old greedy order
+#    (``LOOKAHEAD_ORDER``): version 10's order, better for greedy and the heuristic, made its
+#    roll-outs poorer judges.  Lookahead and peeking in that game play otherwise; every other
+#    player and game as in 10.
+PLAYERS_VERSION = 11
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (
@@ -82,7 +87,7 @@ BASES = {base.name: base for base in (
          SIMPLE, mode=choice.HEURISTIC, settings=choice.HEURISTIC_SETTINGS, weighted=True),
     Base("lookahead", "each candidate played out in sampled worlds of the unseen cards",
          "simsol.engine.search:choose_lookahead", settings=search.LOOKAHEAD_SETTINGS,
-         weighted=True, searching=True, make_work=search.make_work),
+         weighted=True, searching=True, rolls_out=True, make_work=search.make_work),
     Base("solver", "an exact depth-first search on the real cards: can the deal come out?",
          "simsol.engine.solver:choose_solver", settings=solver.SOLVER_SETTINGS, searching=True,
          sees_hidden=True, plans_lines=True, make_work=solver.make_work),

@@ -451,14 +451,16 @@ def build_policy(game, name: str, options: dict | None = None,
 
 
 def for_game(game, config: PolicyConfig) -> PolicyConfig:
-    """A built-in policy with the game's own defaults: greedy's tie rule (``GREEDY_TIES``) and a
-    weighted policy's weights (``HEURISTIC_WEIGHTS`` and ``HEURISTIC_KINDS`` in the game's
-    module: where the shared defaults mislead, such as preferring the longer source pile in
-    Grandma's Patience, or where a good player holds a kind of move back, such as Klondike's
-    cards to the foundations that a tableau card may still want); the id lists changes from
-    these, not from the shared ones."""
+    """A built-in policy with the game's own defaults: greedy's tie rule (``GREEDY_TIES``),
+    lookahead's order of kinds (``LOOKAHEAD_ORDER``) and a weighted policy's weights
+    (``HEURISTIC_WEIGHTS`` and ``HEURISTIC_KINDS`` in the game's module: where the shared
+    defaults mislead, such as preferring the longer source pile in Grandma's Patience, or where
+    a good player holds a kind of move back, such as Klondike's cards to the foundations that a
+    tableau card may still want); the id lists changes from these, not from the shared ones."""
     if config.player.setting(TIES_BY) is not None and game.greedy_ties != NO_FEATURE:
         return replace(config, values={**config.values, TIES_BY: game.greedy_ties})
+    if config.player.rolls_out and game.lookahead_order and not config.order:
+        config = replace(config, order=game.lookahead_order)
     if not config.player.weighted or not (game.heuristic_weights or game.heuristic_kinds):
         return config
     return replace(config, weights={**config.weights, **game.heuristic_weights},
@@ -472,7 +474,9 @@ def policy_summary(game, name: str, extra: dict[str, PolicyConfig] | None = None
     if name in BUILT_IN and name not in (extra or {}):
         config = for_game(game, config)
     settings = config.settings()
-    if config.player.ordered and "order" not in settings:
-        settings = {"order": " > ".join(game.greedy_order)} | settings
+    if config.player.ordered:
+        order = config.order or game.greedy_order
+        settings = {"order": " > ".join(order)} | {k: v for k, v in settings.items()
+                                                    if k != "order"}
     text = ", ".join(f"{k}={v}" for k, v in settings.items())
     return f"{name} ({config.base}): {config.doc}" + (f" [{text}]" if text else "")

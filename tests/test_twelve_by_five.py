@@ -220,3 +220,22 @@ def test_greedy_plays_the_build_that_leaves_more_cards_free():
     assert choice(TWELVE, position, "greedy").src == "tableau3"
     assert choice(TWELVE, position, "greedy", policy_options={"ties_by": "listed"}).src == (
         "tableau1")
+
+
+def test_lookahead_plays_and_rolls_out_by_the_games_lookahead_order():
+    """Its roll-outs judge a move by the cards put up within their depth, so it keeps the order
+    that plays cards up first (``LOOKAHEAD_ORDER``); greedy and the heuristic play
+    ``GREEDY_ORDER``, and a user's ``order`` still wins."""
+    from simsol.engine.layout import P_PRIORITY
+    from simsol.policies import build_policy
+    kinds = list(TWELVE.move_kinds)
+    lookahead = build_policy(TWELVE, "lookahead")
+    assert lookahead.config.order == TWELVE.lookahead_order != TWELVE.greedy_order
+    assert lookahead.id == "lookahead"
+    priority = {kind: lookahead.array[P_PRIORITY + kinds.index(kind)] for kind in kinds}
+    assert priority["to_foundation"] > priority["uncover"] > priority["build"]
+    heuristic = build_policy(TWELVE, "heuristic").array
+    assert heuristic[P_PRIORITY + kinds.index("uncover")] > heuristic[
+        P_PRIORITY + kinds.index("to_foundation")]
+    mine = build_policy(TWELVE, "lookahead", {"order": "uncover,to_foundation"})
+    assert mine.config.order[:2] == ("uncover", "to_foundation")

@@ -20,7 +20,9 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   of those features for one move, their weights at ``policy[slot + k]``; and
   ``HEURISTIC_WEIGHTS`` and ``HEURISTIC_KINDS``, feature and kind weights of the built-in heuristic
   that differ for this game; ``GREEDY_TIES``, a feature greedy rates ties within its best kind by
-  (default ``"listed"``: the first listed move); ``FEATURE_RANGES``, the weight range ``simsol
+  (default ``"listed"``: the first listed move); ``LOOKAHEAD_ORDER``, the order of kinds
+  lookahead plays and rolls out by where the greedy order misleads its roll-outs (default:
+  ``GREEDY_ORDER``); ``FEATURE_RANGES``, the weight range ``simsol
   tune`` searches for a feature meant to move a move past whole kinds (the default range only breaks
   ties within a kind); and, to make the loop guard cheap (engine/loop.py), ``PROGRESS_KINDS``, the
   kinds whose ``apply`` always reports progress (nothing is saved to take them back), and
@@ -134,6 +136,7 @@ class Game:
     state_vars: tuple[int, ...] = ()
     features: tuple[tuple[str, str], ...] = ()  # the game's own heuristic features: name, doc
     greedy_ties: str = "listed"  # the feature greedy breaks ties within a kind by (its ties_by)
+    lookahead_order: tuple[str, ...] = ()  # lookahead's order of kinds (empty: greedy's)
     heuristic_weights: dict = field(default_factory=dict)  # the built-in heuristic's, changed
     heuristic_kinds: dict = field(default_factory=dict)  # its kind weights, changed
     feature_ranges: dict = field(default_factory=dict)  # feature -> (low, high) tune searches
@@ -190,6 +193,7 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         state_vars=SHARED_STATE_COUNTERS + (counters.state if counters else ()),
         features=tuple(names.get("FEATURES", ())),
         greedy_ties=names.get("GREEDY_TIES", "listed"),
+        lookahead_order=tuple(names.get("LOOKAHEAD_ORDER", ())),
         heuristic_weights=dict(names.get("HEURISTIC_WEIGHTS", {})),
         heuristic_kinds=dict(names.get("HEURISTIC_KINDS", {})),
         feature_ranges=dict(names.get("FEATURE_RANGES", {})),

@@ -77,6 +77,12 @@ GREEDY_ORDER = ("uncover", "to_foundation", "waste_to_tableau", "stock_to_space"
                 "waste_to_foundation", "stock", "empty_pile", "space_shift")
 # Of two moves of a kind, greedy plays the one that leaves more column cards free to move.
 GREEDY_TIES = "movable_after"
+# Lookahead keeps the order greedy played before version 10: it judges a move by the cards its
+# roll-outs put up within their depth, and the order above, which plays a card up only after
+# freeing the next, puts up fewer in that time (1,000 deals of seed 2027: 9.60% against 6.60%,
+# paired +3.0 points, +0.9 to +5.1; README, players version 11).
+LOOKAHEAD_ORDER = ("to_foundation", "waste_to_foundation", "uncover", "waste_to_tableau",
+                   "stock_to_space", "empty_pile", "build", "stock", "space_shift")
 PROGRESS_KINDS = ("waste_to_foundation", "waste_to_tableau", "stock_to_space")  # a card out
 
 STOCK_PILE, WASTE_PILE = 0, 1
