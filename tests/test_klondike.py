@@ -279,3 +279,69 @@ def test_the_heuristic_beats_greedy_on_standard_rules():
                                     seed=5, workers=1) for policy in ("greedy", "heuristic")}
     _, low, _ = paired_difference(runs["heuristic"].data["won"], runs["greedy"].data["won"])
     assert low > 0.02
+
+
+# Draw 3, the stock turned through once already (passes=2): taking 9♦ off the waste shifts the
+# next pass by one card, so A♣ (turned first from the stock) no longer comes up on top of a turn
+# in any later pass: the next pass turns 5♥ 9♦ A♣ | 4♠ 7♥ Q♣ before the move, 5♥ A♣ 4♠ | 7♥ Q♣
+# after it, and this pass turns A♣ 4♠ 7♥ | Q♣ either way.
+STRANDS = """
+stock: (Q♣) (7♥) (4♠) (A♣)
+waste: 5♥ 9♦
+tableau1: 10♠
+tableau2: (3♦) J♣
+vars: passes=2
+"""
+STRANDING = {"weight.strands": -1000.0, "ties": "first"}
+
+
+def test_strands_counts_a_playable_card_the_waste_move_puts_out_of_the_stocks_reach():
+    from simsol.positions import choice
+    assert choice(KLONDIKE, STRANDS, "heuristic", preset="standard").kind == "waste_to_tableau"
+    assert choice(KLONDIKE, STRANDS, "heuristic", preset="standard",
+                  policy_options=STRANDING).kind == "stock"
+    # A card nothing could take now is no loss: 5♣ in A♣'s place (nothing to build it on).
+    unplayable = STRANDS.replace("(A♣)", "(5♣)")
+    assert choice(KLONDIKE, unplayable, "heuristic", preset="standard",
+                  policy_options=STRANDING).kind == "waste_to_tableau"
+
+
+@pytest.mark.parametrize("change,rules", [
+    ("vars: passes=1", None),  # the first pass: the stock's order was never seen
+    ("vars: passes=2", {"draw": 1}),  # one card at a time: every card comes up
+    ("vars: passes=2", {"redeals": 3}),  # a limit: a pass declined is one fewer to play
+])
+def test_strands_is_blind_to_the_unseen_stock_and_off_where_it_does_not_apply(change, rules):
+    from simsol.positions import choice
+    position = STRANDS.replace("vars: passes=2", change)
+    assert choice(KLONDIKE, position, "heuristic", preset="standard", rules=rules,
+                  policy_options=STRANDING).kind == "waste_to_tableau"
+
+
+def test_strands_reads_the_stock_only_once_it_was_seen():
+    """Along a real deal: in the first pass the choice is the same whatever the order of every
+    face-down card, the stock's included; later it may depend on the stock (seen), never on the
+    tableau's face-down cards."""
+    import numpy as np
+
+    from simsol.positions import choice
+    from simsol.trace import trace
+    t = trace("klondike", preset="standard", policy="tuned", deal=7, seed=3,
+              policy_options={"weight.strands": -250.0})
+    compared = 0
+    for step in range(0, len(t.moves), 3):
+        for passes, piles in ((1, range(KLONDIKE.n_piles)), (2, range(6, 13))):
+            position = t.position(step)
+            position.vars[V_PASSES] = passes
+            places = [(p, i) for p in piles for i in range(position.down[p])]
+            if len(places) < 2:
+                continue
+            other = position.copy()
+            cards = [position.piles[p, i] for p, i in places]
+            for (p, i), k in zip(places, np.random.default_rng(step).permutation(len(cards))):
+                other.piles[p, i] = cards[k]
+            compared += 1
+            assert choice(KLONDIKE, position, "tuned", preset="standard",
+                          policy_options=STRANDING) == choice(
+                KLONDIKE, other, "tuned", preset="standard", policy_options=STRANDING)
+    assert compared > 10

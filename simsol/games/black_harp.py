@@ -51,7 +51,9 @@ SOURCE = "Fikhman (seed 004)"
 RULES_VERSION = 2  # r2: a turned card that fits must be played
 DECK, FOUNDATIONS, GREEDY_ORDER = klondike.DECK, klondike.FOUNDATIONS, klondike.GREEDY_ORDER
 setup = klondike.setup  # the Klondike layout
-FEATURES, feature_score = klondike.FEATURES, klondike.feature_score
+# Klondike's features but ``strands`` (its last), which reads Klondike's stock and draw rule:
+# the hand is no stock, and the weight's slot stays 0, so the kernel never computes it here.
+FEATURES, feature_score = klondike.FEATURES[:-1], klondike.feature_score
 
 OPTIONS = (
     Option("hand_when", "no-useful-move", "when the hand may be used: when no tableau card can go "

@@ -3,6 +3,8 @@ and the book's space rule (Kings only until all four Kings are placed)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from simsol.cards import ACE, STANDARD
 from simsol.engine.hashing import pile_hash, root_and_set_hash
 from simsol.engine.jit import kernel
@@ -31,7 +33,7 @@ from simsol.engine.piles import (
     gen_to_foundation,
     stock_keeps_moves,
 )
-from simsol.engine.state import game_counters
+from simsol.engine.state import V_PASSES, game_counters
 from simsol.games.base import declare
 from simsol.rules import Option
 
@@ -172,6 +174,10 @@ FEATURES = (
                     "deeper)"),
     ("hold_back", "a card to a foundation that a card of the other colour one rank lower, not "
                   "up yet, may still want to build on, when playing it turns no face-down card"),
+    ("strands", "a card played from the waste that leaves cards the foundations or a pile's top "
+                "could take now out of reach of every later turn of the stock: how many (draw 3, "
+                "unlimited redeals; the stock's order counts once it has been turned through, "
+                "seen, and before that only the waste's cards)"),
 )
 
 # The built-in heuristic plays as a good player does (tested against greedy in test_klondike.py):
@@ -181,9 +187,9 @@ FEATURES = (
 # (``KIND_GAP`` is 100), so ``simsol tune`` searches them in ranges as wide.
 HEURISTIC_WEIGHTS = {"hold_back": -400.0, "king_for_space": 300.0}
 HEURISTIC_KINDS = {"empty_pile": -300.0, "uncover": -250.0}
-FEATURE_RANGES = {"hold_back": (-600.0, 600.0), "king_for_space": (-300.0, 300.0),
-                  "next_free": (-300.0, 300.0), "opens_reveal": (-300.0, 300.0),
-                  "opens_waste": (-300.0, 300.0)}
+FEATURE_RANGES = {"hold_back": (-600.0, 600.0), "strands": (-600.0, 600.0),
+                  "king_for_space": (-300.0, 300.0), "next_free": (-300.0, 300.0),
+                  "opens_reveal": (-300.0, 300.0), "opens_waste": (-300.0, 300.0)}
 
 
 @kernel(inline="always")
@@ -242,11 +248,70 @@ def after_move(piles, lens, down, move):
     return exposed, played
 
 
+@kernel(inline="always")
+def turn_tops(piles, lens, lw, draw, known):
+    """Bit mask (by card) of the cards the stock can bring to the top of the waste with no card
+    played, when the waste holds its first ``lw`` cards: its top, the top card of each of this
+    pass's turns and of the next pass's (every later pass repeats the next one).  The next pass
+    turns the waste from its bottom, then the stock from its top.  Unless ``known`` (the stock
+    was turned through, so its order was seen), the stock's cards are left out."""
+    ls = lens[STOCK_PILE]
+    mask = np.uint64(0)
+    if lw > 0:
+        mask |= np.uint64(1) << np.uint64(piles[WASTE, lw - 1])
+    if not known:
+        ls = 0
+    for k in range(ls):  # this pass: the stock's top first
+        if k % draw == draw - 1 or k == ls - 1:
+            mask |= np.uint64(1) << np.uint64(piles[STOCK_PILE, ls - 1 - k])
+    for k in range(lw + ls):  # the next pass
+        if k % draw == draw - 1 or (known and k == lw + ls - 1):
+            card = piles[WASTE, k] if k < lw else piles[STOCK_PILE, ls - 1 - (k - lw)]
+            mask |= np.uint64(1) << np.uint64(card)
+    return mask
+
+
+@kernel(inline="always")
+def playable_now(piles, lens, down, mask):
+    """How many cards of ``mask`` a foundation or a face-up pile top could take now."""
+    count = 0
+    while mask:
+        low = mask & (~mask + np.uint64(1))
+        mask ^= low
+        card = 0
+        while low > np.uint64(1):
+            low >>= np.uint64(1)
+            card += 1
+        fits = RANK[card] == lens[F0 + SUIT[card]] + 1
+        for p in range(T0, T0 + NT):
+            fits |= lens[p] > down[p] and takes(piles[p, lens[p] - 1], card)
+        count += fits
+    return count
+
+
+@kernel(inline="always")
+def strands(piles, lens, down, vars, draw, card):
+    """The ``strands`` feature of playing ``card`` off the waste: how many cards playable now it
+    puts out of the stock's reach.  Taking a card out of the waste shifts every later card of
+    the next pass one place, so with three turned at a time other cards come up on top; a card
+    no pass brings up any more is lost until play changes the waste again.  A player who has
+    turned the stock through knows its order (as hop's memory does); a player in the first pass
+    knows only the waste.  Scored with unlimited redeals only: there a card passed up comes
+    round again, while under a limit every pass declined is one fewer to play (measured: three
+    redeals, the tuned weights with ``strands`` at -400 won 6.9% of 200,000 deals against 12.8%)."""
+    known = vars[V_PASSES] > 1
+    before = turn_tops(piles, lens, lens[WASTE], draw, known)
+    after = turn_tops(piles, lens, lens[WASTE] - 1, draw, known)
+    return playable_now(piles, lens, down, before & ~after & ~(np.uint64(1) << np.uint64(card)))
+
+
 @kernel
 def feature_score(pos, rules, move, policy, slot):
     piles, lens, down, vars = pos
     score = 0.0
     src, dst, card = move[1], move[2], move[4]
+    if policy[slot + 8] != 0.0 and src == WASTE and rules[R_DRAW] > 1 and rules[R_REDEALS] < 0:
+        score += policy[slot + 8] * strands(piles, lens, down, vars, rules[R_DRAW], card)
     if F0 <= dst < F0 + NF:
         safe = safe_up(lens, card)
         score += policy[slot] * safe
