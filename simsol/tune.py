@@ -29,6 +29,7 @@ import math
 import re
 import shlex
 import sys
+import tomllib
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -146,7 +147,8 @@ class TuneResult:
         return self.tuned.name
 
     def trained_text(self) -> str:
-        return (f"{self.trials} trials on deals 0..{self.deals - 1:,} of seed {self.seed}: best "
+        trials = f"{self.trials} trial{'s' if self.trials != 1 else ''}"
+        return (f"{trials} on deals 0..{self.deals - 1:,} of seed {self.seed}: best "
                 f"trial {self.best_trial} won {self.train_best:,} "
                 f"({percent(self.train_best, self.deals)}), the start {self.train_start:,} "
                 f"({percent(self.train_start, self.deals)})")
@@ -505,12 +507,31 @@ def write_policy_file(result: TuneResult) -> Path:
 
 # --- shipping into the built-in ``tuned`` policy ---------------------------------------------
 
+def table_blocks(text: str) -> tuple[str, dict[str, str]]:
+    """A tuned-weights file split into its leading comment and, per top-level table, the text of
+    that table with its sub-tables (``[GAME]``, ``[GAME.weight]``, ...), so that shipping one
+    table rewrites only that table and keeps every other one as written, comments included."""
+    header, blocks, name = [], {}, None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("[") and not stripped.startswith("[["):
+            try:
+                name = next(iter(tomllib.loads(stripped + "\n")))
+            except (tomllib.TOMLDecodeError, StopIteration):  # not a table header: content
+                pass
+            else:
+                blocks.setdefault(name, [])
+        (blocks[name] if name is not None else header).append(line)
+    return ("\n".join(header).strip("\n"),
+            {name: "\n".join(lines).strip("\n") for name, lines in blocks.items()})
+
+
 def ship(result: TuneResult, path: str | Path | None = None) -> tuple[Path, int]:
     """Write ``result``'s weights as the table of the preset it was tuned on in the package's
     ``tuned.toml`` (or ``path``): ``[GAME]`` for the book's rules, ``["GAME:PRESET"]`` for
     another preset (``policies.tuned_key``), replacing that table; return the file and the
     table's new version (the old one plus 1), which ``tuned``'s policy id shows (``tuned@v2``,
-    ``tuned:standard@v1``).  The other tables and the file's leading comment are kept.  A
+    ``tuned:standard@v1``).  The other tables are kept as written, comments and all.  A
     result tuned with ``--rule`` overrides beyond its preset is refused: ``tuned`` picks its
     table by preset alone, so it would play those weights under rules they were not tuned on.
 
@@ -526,13 +547,6 @@ def ship(result: TuneResult, path: str | Path | None = None) -> tuple[Path, int]
     path = Path(path) if path is not None else policies.TUNED_FILE
     text = path.read_text() if path.exists() else ""
     data = read_toml(path, "tuned-weights file") if path.exists() else {}
-    header = []
-    for line in text.splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            break
-        header.append(line)
-    while header and not header[-1].strip():
-        header.pop()
     old = data.get(key, {})
     version = int(old.get("version", 0)) + 1 if isinstance(old, dict) else 1
     table = policy_table(result.start if result.lost_held_out else result.tuned, result.start)
@@ -542,15 +556,14 @@ def ship(result: TuneResult, path: str | Path | None = None) -> tuple[Path, int]
     if result.lost_held_out:
         entry["note"] = ("the best weights lost to the start on the held-out deals: the starting "
                          "weights are shipped")
-    if key not in data:  # a new preset's table goes after the game's others
-        names = list(data)
+    header, blocks = table_blocks(text)
+    new_block = "\n".join(toml_table([key], entry))
+    if key in blocks:
+        blocks[key] = new_block
+    else:  # a new preset's table goes after the game's others
+        names = list(blocks)
         at = max((i + 1 for i, name in enumerate(names)
                   if name.split(":")[0] == result.game), default=len(names))
-        data = dict(list(data.items())[:at] + [(key, None)] + list(data.items())[at:])
-    data[key] = entry
-    lines = header + [""] if header else []
-    for name in data:
-        if isinstance(data[name], dict):
-            lines += toml_table([name], data[name]) + [""]
-    path.write_text("\n".join(lines))
+        blocks = dict(list(blocks.items())[:at] + [(key, new_block)] + list(blocks.items())[at:])
+    path.write_text("\n\n".join(([header] if header else []) + list(blocks.values())) + "\n")
     return path, version

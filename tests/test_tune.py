@@ -182,6 +182,7 @@ def test_shipped_weights_round_trip_into_the_tuned_policy(tuned, shipped):
     tuned = dataclasses.replace(tuned, difference=(max(tuned.difference[0], 0.0),
                                                    *tuned.difference[1:]))
     shipped.write_text(shipped.read_text() + '\n[canfield]\nbase = "heuristic"\n'
+                       '# a comment inside another game\'s table\n'
                        'version = 3\nweight = { reveal = 3.5 }\n')
     header = shipped.read_text().split("\n[")[0]
     path, version = ship(tuned)
@@ -198,6 +199,7 @@ def test_shipped_weights_round_trip_into_the_tuned_policy(tuned, shipped):
     assert version == 2 and build_policy(game, "tuned").id == "tuned@v2"
     text = shipped.read_text()
     assert text.startswith(header) and "command = \"simsol tune klondike" in text
+    assert "# a comment inside another game's table\nversion = 3" in text  # kept as written
     assert build_policy(get_game("canfield"), "tuned").config.weights == {
         **policies.DEFAULT_WEIGHTS, "reveal": 3.5}
     assert policies.tuned_table("klondike")["rules"] == "klondike:book@r1"
