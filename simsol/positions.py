@@ -33,6 +33,7 @@ from simsol.engine.state import (
     MAX_MOVES_LISTED,
     MOVE_COLUMNS,
     N_VARS,
+    RECORD_DTYPE,
     V_BEST_FOUNDATION,
     V_FOUNDATION,
     V_PASS_PROGRESS,
@@ -198,5 +199,6 @@ def play_out(game, position: Position | str, policy: str = "greedy", preset: str
     compiled = build_policy(game, policy, policy_options, preset=preset)
     end = bind(game).play_position(
         position.state(), _rules_array(game, preset, rules), compiled.array,
-        compiled.make_work(game), seed, max_moves, position.moves)
+        compiled.make_work(game), seed, max_moves, position.moves, game.deck.cards(),
+        np.zeros(0, dtype=RECORD_DTYPE))
     return END_REASONS[end], position

@@ -53,7 +53,6 @@ from simsol.engine.state import (
     MOVE_CAP,
     MOVE_COLUMNS,
     NO_PROGRESS,
-    RECORD_DTYPE,
     STUCK,
     UNKNOWN_END,
     UNSOLVABLE_END,
@@ -336,21 +335,64 @@ def play_new(rules, policy, pos, moves, n, rng, work, guard):
 @template
 def play_deals(unshuffled, deck, seed, first, out, rules, policy, pos, moves, rng, work, guard,
                max_moves, trace):
-    """Play deals ``first .. first+len(out)-1`` of ``seed``, one record each into ``out``; with
-    an ``out`` of no rows, play ``pos`` on as it stands instead (``play_position``).  Returns
-    the last game's end reason.
+    """Play deals ``first .. first+len(out)-1`` of ``seed`` to their ends, one record each into
+    ``out``; with an ``out`` of no rows, play ``pos`` on as it stands instead
+    (``play_position``).  Returns the last game's end reason.
 
-    The one compiled function the loop lives in, deals and moves both.  A call into a compiled
-    function takes a reference to every array it is passed, and ``work`` holds every player's
-    space (about a hundred arrays): called once a deal, ``play_on`` cost two hundred reference
-    counts a deal, half the time of an Elevens deal.  Called once a batch, they cost nothing."""
+    How a game ends.  No listed move: the game's hint ("stuck", or "no progress" when its rules
+    refused a move for lack of progress).  Every listed move leads back to a position seen since
+    the last progress: "no progress".  Moves left but the policy plays none of them: "gave up",
+    so that "stuck" always means the rules allow no move.
+
+    The deals' loop and the moves' loop are one compiled function, written out in one body.  A
+    call into a compiled function takes a reference to every array it is passed, and ``work``
+    holds every player's space (about a hundred arrays): a function called once a deal cost two
+    hundred reference counts a deal, half the time of an Elevens deal; and a loop inlined from
+    another function (numba's ``inline``) compiled seconds slower a game."""
     dealing = out.shape[0] > 0
+    vars = pos.vars
+    tracing = trace.moves.shape[0] > 0
     end = 0
-    for k in range(max(out.shape[0], 1)):  # the loop's body once in the code, for either use
+    for k in range(max(out.shape[0], 1)):
         if dealing:
             deal_into(deck, unshuffled, rng, seed, first + k)
             start_deal(deck, rules, pos, rng, trace)
-        end = play_on(rules, policy, pos, moves, rng, work, guard, max_moves, trace)
+        idle = 0
+        seen_clear(guard.seen)
+        guard.flags[PENDING] = True  # the position now is added when a move might lead back
+        guard.flags[STALE] = True
+        while True:
+            if is_won(pos):
+                end = WON
+                break
+            if vars[V_MOVES] >= max_moves:
+                end = MOVE_CAP
+                break
+            vars[V_END_HINT] = STUCK
+            n = list_moves(pos, rules, moves)
+            hint = vars[V_END_HINT]
+            pick, progress = play_new(rules, policy, pos, moves, n, rng, work, guard)
+            if pick == -2:
+                end = NO_PROGRESS
+                break
+            if pick < 0:
+                end = vars[V_END_HINT]  # a searching player's verdict (the solver's)
+                if end != UNSOLVABLE_END and end != UNKNOWN_END:
+                    end = hint if n == 0 else GAVE_UP
+                break
+            vars[V_MOVES] += 1
+            if tracing:
+                for c in range(MOVE_COLUMNS):
+                    trace.moves[vars[V_MOVES] - 1, c] = moves[pick, c]
+                snapshot(vars[V_MOVES], pos, trace)
+            if progress:
+                idle = 0
+                vars[V_PASS_PROGRESS] = 1
+            elif policy[P_PLANS] == 0:  # a planned line (the solver's) is finite, never repeats
+                idle += 1
+                if idle > IDLE_CAP:
+                    end = IDLE_CUT
+                    break
         if dealing:
             record = out[k]
             record["deal"] = first + k
@@ -360,51 +402,6 @@ def play_deals(unshuffled, deck, seed, first, out, rules, policy, pos, moves, rn
             record["passes"] = pos.vars[V_PASSES]
             record["end"] = end
     return end
-
-
-@template(compile_as=kernel(inline="always"))
-def play_on(rules, policy, pos, moves, rng, work, guard, max_moves, trace):
-    """Play ``pos`` to its end and return the end reason.
-
-    No listed move: the game's hint ("stuck", or "no progress" when its rules refused a move
-    for lack of progress).  Every listed move leads back to a position seen since the last
-    progress: "no progress".  Moves left but the policy plays none of them: "gave up", so that
-    "stuck" always means the rules allow no move.
-    """
-    vars = pos.vars
-    tracing = trace.moves.shape[0] > 0
-    idle = 0
-    seen_clear(guard.seen)
-    guard.flags[PENDING] = True  # the position now is added when a move might lead back to it
-    guard.flags[STALE] = True
-    while True:
-        if is_won(pos):
-            return WON
-        if vars[V_MOVES] >= max_moves:
-            return MOVE_CAP
-        vars[V_END_HINT] = STUCK
-        n = list_moves(pos, rules, moves)
-        hint = vars[V_END_HINT]
-        pick, progress = play_new(rules, policy, pos, moves, n, rng, work, guard)
-        if pick == -2:
-            return NO_PROGRESS
-        if pick < 0:
-            verdict = vars[V_END_HINT]  # a searching player's verdict (the solver's)
-            if verdict == UNSOLVABLE_END or verdict == UNKNOWN_END:
-                return verdict
-            return hint if n == 0 else GAVE_UP
-        vars[V_MOVES] += 1
-        if tracing:
-            for c in range(MOVE_COLUMNS):
-                trace.moves[vars[V_MOVES] - 1, c] = moves[pick, c]
-            snapshot(vars[V_MOVES], pos, trace)
-        if progress:
-            idle = 0
-            vars[V_PASS_PROGRESS] = 1
-        elif policy[P_PLANS] == 0:  # a planned line (the solver's) is finite and never repeats
-            idle += 1
-            if idle > IDLE_CAP:
-                return IDLE_CUT
 
 
 @allocating
@@ -468,16 +465,19 @@ def pick_move(pos, rules, policy, work, seed, moves, game_key):
 
 
 @entry_template
-def play_position(pos, rules, policy, work, seed, max_moves, moves):
+def play_position(pos, rules, policy, work, seed, max_moves, moves, unshuffled, no_records):
     """Play a given position to its end with a policy and return the end reason (for tests of
-    how games end); the position is left as the game ended."""
+    how games end); the position is left as the game ended.  ``unshuffled`` (the game's deck)
+    and ``no_records`` (records of no rows) come from Python as ``run_batch``'s do, and the
+    first deal is an ``int64`` as there (a literal 0 would be typed ``Literal[int](0)``), so
+    that ``play_deals`` is compiled once for both: a second copy costs seconds a game."""
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     init_streams(rng, seed, 0)
     n_piles, capacity = pos.piles.shape[0], pos.piles.shape[1]
     guard = new_guard(n_piles, capacity, True)  # a tool's slow path: prove the guard as it goes
-    no_records = np.zeros(0, dtype=RECORD_DTYPE)
-    return play_deals(pos.piles[0], pos.piles[0], seed, 0, no_records, rules, policy, pos, moves,
-                      rng, work, guard, max_moves, no_trace(n_piles, capacity))
+    return play_deals(unshuffled, np.empty_like(unshuffled), seed, np.int64(0), no_records, rules,
+                      policy, pos, moves, rng, work, guard, max_moves,
+                      no_trace(n_piles, capacity))
 
 
 @entry_template
