@@ -123,6 +123,9 @@ def _bind(game, only: tuple[str, ...] | None = None) -> Entries:
         importlib.import_module(module_name)
     bindings: dict[str, object] = {name: getattr(game, name.removeprefix("game_"))
                                    for name in GAME_NAMES}
+    score = game.feature_score  # also compiled inline, for the heuristic's choice (choice.py)
+    bindings["game_feature_score_inline"] = kernel(inline="always")(getattr(score, "py_func",
+                                                                            score))
     bindings["GAME_CARDS"] = game.deck.size
     bindings["GAME_STOCK_MACRO"] = game.stock_turns_commute
     bindings["GAME_HAS_SCRATCH"] = any(slot not in game.state_vars

@@ -43,6 +43,7 @@ F_REVEAL, F_EMPTIES, F_HIDDEN_UNDER, F_CARDS, F_INTO_SPACE, F_SOURCE_LENGTH = ra
 P_GAME_FEATURES = P_FEATURES + len(FEATURE_NAMES)  # the first weight of a game's own features
 MAX_GAME_FEATURES = MAX_FEATURES - len(FEATURE_NAMES)
 game_feature_score = _unbound  # the game's ``feature_score`` (bound per game, binder.py)
+game_feature_score_inline = _unbound  # the same compiled inline (the heuristic's choice only)
 
 TIES = ("first", "random")
 HEURISTIC_SETTINGS = (
@@ -112,6 +113,13 @@ def move_score(pos, rules, move, policy):
     """A heuristic's score of one move: its kind's weight plus weighted features of what it does
     to the visible position (face-down cards are only counted, never read), the game's own
     features included."""
+    return shared_score(pos, move, policy) + game_feature_score(pos, rules, move, policy,
+                                                                P_GAME_FEATURES)
+
+
+@kernel(inline="always")
+def shared_score(pos, move, policy):
+    """``move_score`` less the game's own features: the kind's weight and the shared ones."""
     lens, down = pos.lens, pos.down
     src = move[M_SRC]
     left = lens[src] - move[M_COUNT]
@@ -122,19 +130,24 @@ def move_score(pos, rules, move, policy):
     score += policy[P_FEATURES + F_CARDS] * move[M_COUNT]
     score += policy[P_FEATURES + F_INTO_SPACE] * (lens[move[M_DST]] == 0)
     score += policy[P_FEATURES + F_SOURCE_LENGTH] * lens[src]
-    return score + game_feature_score(pos, rules, move, policy, P_GAME_FEATURES)
+    return score
 
 
 @template(compile_as=kernel)
 def choose_heuristic(pos, rules, moves, n, policy, rng):
-    """The allowed move with the highest score; ties go to the first or a random one."""
+    """The allowed move with the highest score; ties go to the first or a random one.
+
+    ``move_score`` with the game's features compiled inline: a call per candidate move was a
+    sixth of a Klondike move's time (399 against 329 ns a move), and inlining them here alone,
+    not in every player that scores moves, keeps the compile time (README *Speed*)."""
     best = -1
     best_score = -1e300
     ties = 0
     for i in range(n):
         if not allowed(moves, i, policy):
             continue
-        score = move_score(pos, rules, moves[i], policy)
+        score = shared_score(pos, moves[i], policy) + game_feature_score_inline(
+            pos, rules, moves[i], policy, P_GAME_FEATURES)
         if score > best_score:
             best, best_score, ties = i, score, 1
         elif score == best_score and policy[P_TIES] == 1:
