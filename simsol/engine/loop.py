@@ -397,9 +397,9 @@ def play_deals(unshuffled, deck, seed, first, out, rules, policy, pos, moves, rn
             record = out[k]
             record["deal"] = first + k
             record["won"] = end == WON
-            record["foundation"] = pos.vars[V_FOUNDATION]
-            record["moves"] = pos.vars[V_MOVES]
-            record["passes"] = pos.vars[V_PASSES]
+            record["foundation"] = vars[V_FOUNDATION]
+            record["moves"] = vars[V_MOVES]
+            record["passes"] = vars[V_PASSES]
             record["end"] = end
     return end
 
@@ -432,7 +432,7 @@ def run_batch(unshuffled, n_piles, capacity, rules, policy, work, seed, first, m
     moves = np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64)
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     guard = new_guard(n_piles, capacity, check)
-    if out.shape[0] > 0:
+    if out.shape[0] > 0:  # no rows would mean "play ``pos`` as it stands" (play_position)
         play_deals(unshuffled, deck, seed, first, out, rules, policy, pos, moves, rng, work,
                    guard, max_moves, trace)
 
