@@ -253,7 +253,8 @@ def check_setting(setting, raw, value):
     elif setting.flag:
         ok = isinstance(value, bool)
     elif setting.number:
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
+              and (setting.low is None or setting.low <= value <= setting.high))
     else:
         ok = (isinstance(value, int) and not isinstance(value, bool)
               and setting.low <= value <= setting.high)

@@ -15,7 +15,7 @@ from simsol.engine.state import END_REASONS, V_MOVES_KEPT
 from simsol.games import game_names, get_game
 from simsol.policies import build_policy
 from simsol.positions import play_out
-from simsol.rules import build_rules, encode_rules
+from simsol.rules import SimsolError, build_rules, encode_rules
 from simsol.trace import trace
 
 SMALL = {"nodes": 30_000, "table_mb": 4}  # a budget a test can afford
@@ -289,7 +289,8 @@ def test_a_win_that_begins_by_moving_a_run_onto_its_twin_is_found(options):
 
 @pytest.mark.parametrize("options, deals, nodes", [
     ({"dominance": False}, 50, 20_000), ({"dominance": False}, 30, 200_000),
-    ({"restart_nodes": 0}, 50, 20_000), ({"restart_nodes": 300, "shake": 0.5}, 50, 20_000)])
+    ({"restart_nodes": 0}, 50, 20_000), ({"restart_nodes": 300, "shake": 0.5}, 50, 20_000),
+    ({"last_share": 0.75}, 50, 20_000)])
 def test_the_default_search_finds_the_verdicts_of_a_plainer_one(options, deals, nodes):
     """Klondike's dominance rule and its key blind to which twin a run lies on (both
     ``dominance``) and the restarts in shaken orders (``restart_nodes``) lose no line: on deals
@@ -323,3 +324,8 @@ def test_without_restarts_a_search_cut_short_is_not_searched_again():
 def test_restart_lengths_follow_lubys_sequence():
     from simsol.engine.solver import luby
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_a_last_share_outside_0_to_1_is_refused():
+    with pytest.raises(SimsolError, match="last_share=1.5.*a number 0.0..1.0"):
+        deal_solver("klondike", "standard", {"last_share": 1.5})

@@ -60,7 +60,7 @@ class Setting:
         if self.flag:
             return "true or false"
         if self.number:
-            return "a number"
+            return "a number" if self.low is None else f"a number {self.low}..{self.high}"
         if self.feature:
             return f"{NO_FEATURE} or a heuristic feature of the game (simsol policies GAME)"
         return f"a whole number {self.low}..{self.high}"

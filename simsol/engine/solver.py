@@ -144,6 +144,9 @@ SOLVER_SETTINGS = (
             "2, 1, 1, 2, 4, ...), each after the first in a shaken order, and one last search "
             "has the other half: a deal one order gets lost in, another may solve at once",
             low=0, high=10**12),
+    Setting("last_share", 0.5, "the share of the budget kept for the last search, the one that "
+            "can prove a deal unsolvable (the rest goes to the short searches)", number=True,
+            low=0.0, high=1.0),
     Setting("shake", 10.0, "how far a restart's shaken order may move a move, in kinds of the "
             "order (below 1: only within its kind; 10, nearly any order)", number=True),
     Setting("dominance", True, "leave out the moves the game's dominance rule proves needless "
@@ -153,7 +156,7 @@ SOLVER_SETTINGS = (
             "others (its safe_move: Klondike's and Canfield's card to a foundation that no "
             "card can still want)", flag=True),
 )
-(P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_RESTART_NODES, P_SHAKE,
+(P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_RESTART_NODES, P_LAST_SHARE, P_SHAKE,
  P_DOMINANCE, P_SAFE_MOVES) = own_slots(SOLVER_SETTINGS)
 game_setup = game_safe_move = game_keeps_moves = game_solver_skips = _unbound  # the game's
 game_solver_pile_hash = _unbound  # kernels (binder.py)
@@ -385,9 +388,9 @@ def solve(pos, rules, rng, policy, work):
     """Search from ``pos`` (random streams ``rng``); return the verdict, the winning line in
     ``work.line`` (``meta[LINE_LENGTH]`` moves) when solvable.
 
-    With ``restart_nodes`` half the budget is split among searches of ``restart_nodes`` times
-    Luby's sequence, the first in the policy's order and the others shaken (``move_rank``), and
-    one last shaken search has the other half: a depth-first search's time to a win varies
+    With ``restart_nodes`` the budget less ``last_share`` of it (half by default) is split among
+    searches of ``restart_nodes`` times Luby's sequence, the first in the policy's order and the
+    others shaken (``move_rank``), and one last shaken search has the ``last_share``: a depth-first search's time to a win varies
     wildly with its order, so many short searches decide more deals than one long one, and the
     long one still proves what is unsolvable.  Each starts with an empty table (a position the
     last one left half searched is no verdict), and any one that searches every reachable
@@ -399,11 +402,12 @@ def solve(pos, rules, rng, policy, work):
     meta[MOST_FOUNDATION] = pos.vars[V_FOUNDATION]
     budget = np.int64(policy[P_NODES])
     unit = np.int64(policy[P_RESTART_NODES])
+    kept = np.int64(budget * policy[P_LAST_SHARE])  # for the last search
     attempt = 0
     while True:
         left = budget - meta[NODES]
-        allowed = left if unit == 0 or 2 * left <= budget else min(unit * luby(attempt + 1),
-                                                                    left - budget // 2)
+        allowed = left if unit == 0 or left <= kept else min(unit * luby(attempt + 1),
+                                                             left - kept)
         salt = np.uint64(0) if attempt == 0 else mix64(np.uint64(attempt) * np.uint64(
             0xD6E8FEB86659FD93))
         verdict = search(pos, rules, rng, policy, work, allowed, salt, allowed == left)

@@ -61,6 +61,7 @@ from simsol.engine.piles import (
     stock_keeps_moves,
     tops_mask,
     transfer,
+    wanted_key,
 )
 from simsol.engine.state import V_FOUNDATION, V_REDEALS, game_counters
 from simsol.games.base import declare
@@ -177,8 +178,9 @@ def generate(pos, rules, moves, n):
             f = foundation_for(piles[src, lens[src] - 1], piles, lens, F0, 2, ACE, SUCC_UP, 13)
             kind = WASTE_TO_FOUNDATION if src == WASTE else RESERVE_TO_FOUNDATION
             n = add_move(moves, n, kind, src, f, 1, piles[src, lens[src] - 1])
+    build_mask, space = vars[BUILD_MASK], vars[SPACE]
     for src in range(WASTE, R0 + NR):
-        if lens[src] > 0:
+        if lens[src] > 0 and (space >= 0 or fits_a_top(piles[src, lens[src] - 1], build_mask)):
             kind = WASTE_TO_TABLEAU if src == WASTE else RESERVE_TO_TABLEAU
             n = gen_card_to_tableau(piles, lens, down, src, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
                                     SPACE_ANY, kind, moves, n, closed, dead, True)
@@ -188,6 +190,14 @@ def generate(pos, rules, moves, n):
             and lens[R0] + lens[R0 + 1] + lens[R0 + 2] > 0):
         return 0  # no reserve card can be played: the game is lost
     return n
+
+
+@kernel(inline="always")
+def fits_a_top(card, build_mask):
+    """Does ``card`` fit some column's top (``build_mask``, kept with the stable moves)?  A card
+    that fits none, with no space open, has no move to the columns: its ten are not tried."""
+    key = wanted_key(card, ALTERNATE_COLOURS, SUCC_UP)
+    return key >= 0 and (build_mask >> key) & 1 == 1
 
 
 @kernel(inline="always")
