@@ -178,6 +178,14 @@ def wanted_key(card, build, succ):
 
 
 @kernel(inline="always")
+def fits_tops(card, mask, build, succ):
+    """Does ``card`` fit one of the tops whose ``build_key`` bits are set in ``mask``
+    (``tops_mask``)?  One test instead of a look at every pile."""
+    key = wanted_key(card, build, succ)
+    return key >= 0 and (mask >> key) & 1 == 1
+
+
+@kernel(inline="always")
 def tops_mask(piles, lens, down, t0, nt, build, closed=0):
     """A bit per ``build_key`` offered by the tableau's face-up tops, to test a card in one step
     (a pile whose bit is set in ``closed`` offers none, see ``gen_tableau_moves``)."""
@@ -292,8 +300,7 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
             if grab == GRAB_TOP_OR_WHOLE and start != lowest and start != last:
                 continue
             card = piles[src, start]
-            key = wanted_key(card, build, succ)
-            fits = key >= 0 and (mask >> key) & 1 == 1
+            fits = fits_tops(card, mask, build, succ)
             to_space = src_to_space and space_takes(card, space)
             if not (fits or to_space):
                 continue

@@ -61,13 +61,13 @@ such a move, so the search never tries one (``dominance``).  Klondike with parti
 out a run moved from a card onto that card's twin when the card it leaves on top cannot go up:
 the later moves can be played with the two runs' places swapped instead (``klondike.py``).
 
-The budget is split among searches (``restart_nodes``): half of it among short ones, of
+The budget is split among searches (``restart_nodes``): ``last_share`` of it (half by default)
+to one last search that can still prove a deal unsolvable, the rest among short ones, of
 ``restart_nodes`` positions times Luby's sequence, the first in the policy's order and every
-later one in a shaken order (``move_rank``), and the other half to one last search that can
-still prove a deal unsolvable.  A depth-first search's time to a win varies wildly with the
-order of its moves, so many short searches in different orders decide far more deals than one
-long one; no restart can make a verdict wrong, since solvable is a line found and unsolvable a
-search that ran out of positions.
+later one in a shaken order (``move_rank``).  A depth-first search's time to a win varies
+wildly with the order of its moves, so many short searches in different orders decide far more
+deals than one long one; no restart can make a verdict wrong, since solvable is a line found and
+unsolvable a search that ran out of positions.
 
 Each deal ends with one of three verdicts:
 
@@ -139,10 +139,11 @@ SOLVER_SETTINGS = (
     Setting("stock_macro", True, "after a stock turn only the moves that use the stock or waste "
             "are tried (the tableau's own moves commute with the turns; off: every move at "
             "every draw state, the plain search)", flag=True),
-    Setting("restart_nodes", 1_000, "the shortest of the searches half the budget is split "
-            "among, in positions (0: one search); their lengths follow Luby's sequence (1, 1, "
-            "2, 1, 1, 2, 4, ...), each after the first in a shaken order, and one last search "
-            "has the other half: a deal one order gets lost in, another may solve at once",
+    Setting("restart_nodes", 1_000, "the shortest of the searches the budget less "
+            "last_share is split among, in positions (0: one search); their lengths follow "
+            "Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...), each after the first in a shaken "
+            "order, and one last search has last_share: a deal one order gets lost in, another "
+            "may solve at once",
             low=0, high=10**12),
     Setting("last_share", 0.5, "the share of the budget kept for the last search, the one that "
             "can prove a deal unsolvable (the rest goes to the short searches)", number=True,
@@ -388,13 +389,14 @@ def solve(pos, rules, rng, policy, work):
     """Search from ``pos`` (random streams ``rng``); return the verdict, the winning line in
     ``work.line`` (``meta[LINE_LENGTH]`` moves) when solvable.
 
-    With ``restart_nodes`` the budget less ``last_share`` of it (half by default) is split among
+    With ``restart_nodes`` the budget less its ``last_share`` (half by default) is split among
     searches of ``restart_nodes`` times Luby's sequence, the first in the policy's order and the
-    others shaken (``move_rank``), and one last shaken search has the ``last_share``: a depth-first search's time to a win varies
-    wildly with its order, so many short searches decide more deals than one long one, and the
-    long one still proves what is unsolvable.  Each starts with an empty table (a position the
-    last one left half searched is no verdict), and any one that searches every reachable
-    position proves the deal unsolvable."""
+    others shaken (``move_rank``), and one last shaken search has the ``last_share``: a
+    depth-first search's time to a win varies wildly with its order, so many short searches
+    decide more deals than one long one, and the long one still proves what is unsolvable. Each
+    starts with an empty table (a position the last one left half searched is no verdict), and
+    any one that searches every reachable position proves the deal unsolvable.
+    """
     meta = work.meta
     meta[NODES] = 0
     meta[SEARCHED] = 0

@@ -52,6 +52,7 @@ from simsol.engine.piles import (
     WASTE_TO_TABLEAU,
     add_move,
     apply_stock,
+    fits_tops,
     foundation_for,
     gen_card_to_tableau,
     gen_stock_move,
@@ -61,7 +62,6 @@ from simsol.engine.piles import (
     stock_keeps_moves,
     tops_mask,
     transfer,
-    wanted_key,
 )
 from simsol.engine.state import V_FOUNDATION, V_REDEALS, game_counters
 from simsol.games.base import declare
@@ -179,8 +179,9 @@ def generate(pos, rules, moves, n):
             kind = WASTE_TO_FOUNDATION if src == WASTE else RESERVE_TO_FOUNDATION
             n = add_move(moves, n, kind, src, f, 1, piles[src, lens[src] - 1])
     build_mask, space = vars[BUILD_MASK], vars[SPACE]
-    for src in range(WASTE, R0 + NR):
-        if lens[src] > 0 and (space >= 0 or fits_a_top(piles[src, lens[src] - 1], build_mask)):
+    for src in range(WASTE, R0 + NR):  # a card that fits no top, no space open, has no move
+        if lens[src] > 0 and (space >= 0 or fits_tops(piles[src, lens[src] - 1], build_mask,
+                                                       ALTERNATE_COLOURS, SUCC_UP)):
             kind = WASTE_TO_TABLEAU if src == WASTE else RESERVE_TO_TABLEAU
             n = gen_card_to_tableau(piles, lens, down, src, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
                                     SPACE_ANY, kind, moves, n, closed, dead, True)
@@ -190,14 +191,6 @@ def generate(pos, rules, moves, n):
             and lens[R0] + lens[R0 + 1] + lens[R0 + 2] > 0):
         return 0  # no reserve card can be played: the game is lost
     return n
-
-
-@kernel(inline="always")
-def fits_a_top(card, build_mask):
-    """Does ``card`` fit some column's top (``build_mask``, kept with the stable moves)?  A card
-    that fits none, with no space open, has no move to the columns: its ten are not tried."""
-    key = wanted_key(card, ALTERNATE_COLOURS, SUCC_UP)
-    return key >= 0 and (build_mask >> key) & 1 == 1
 
 
 @kernel(inline="always")
