@@ -142,10 +142,11 @@ def choose_heuristic(pos, rules, moves, n, policy, rng):
     """The allowed move with the highest score; ties go to the first or a random one.
 
     ``move_score`` with the game's features compiled inline: a call per candidate move was a
-    sixth of a Klondike move's time (399 against 329 ns a move), and inlining them here alone,
-    not in every player that scores moves, keeps the compile time (README *Speed*).  The
-    choice itself is compiled inline into the loop too, as greedy's is: a call of its own takes
-    a reference to each array it is passed, every move."""
+    sixth of a Klondike move's time (399 against 329 ns a move).  Inlined here, where the loop
+    and the look-ahead's roll-outs (``pick_simple``) pick moves, not in every kernel that scores
+    one (greedy's ties, the searches' ordering), it keeps the compile time.  The choice itself is
+    inline too, as greedy's is: a call of its own takes a reference to each array it is passed,
+    every move (README *Speed*)."""
     best = -1
     best_score = -1e300
     ties = 0
