@@ -5,7 +5,8 @@ percentile), and the share of deals decided within the budget, on one core.
     python benchmarks/solver.py --deals 100 --nodes 1000000      # every game's book rules
     python benchmarks/solver.py --game klondike --preset standard --opt restart_nodes=0
 
-``--opt NAME=VALUE`` sets any of the solver's settings (``simsol policies`` lists them).
+``--opt NAME=VALUE`` sets any of the solver's settings (``simsol policies`` lists them), ``--rule
+NAME=VALUE`` any of the game's options on top of the preset.
 
 Each deal is solved on its own (``solve_deal``: the search, without playing the line), timed
 from Python; the first deal of a game is solved once before timing so compilation is left out.
@@ -23,8 +24,9 @@ from simsol.engine.solver import VERDICTS, deal_solver
 from simsol.games import game_names
 
 
-def bench(game_name: str, preset: str, deals: int, seed: int, options: dict) -> dict:
-    solve = deal_solver(game_name, preset, options)
+def bench(game_name: str, preset: str, deals: int, seed: int, options: dict,
+          rules: dict | None = None) -> dict:
+    solve = deal_solver(game_name, preset, options, rules)
     solve(seed, 0)  # compiled (or loaded) before the clock starts
     seconds, nodes, verdicts = [], [], []
     for deal in range(deals):
@@ -51,16 +53,20 @@ def main() -> None:
     parser.add_argument("--table-mb", type=int, default=None)
     parser.add_argument("--opt", action="append", default=[], metavar="NAME=VALUE",
                         help="a solver setting (repeatable), as --policy-opt takes it")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option on top of the preset (repeatable), as simsol run "
+                             "takes it")
     args = parser.parse_args()
     options = {k: v for k, v in (("nodes", args.nodes), ("table_mb", args.table_mb)) if v}
     for item in args.opt:
         name, _, value = item.partition("=")
         options[name] = value
+    rules = dict(item.partition("=")[::2] for item in args.rule)
     print("| game | preset | deals | solvable | unsolvable | unknown | decided | positions/s "
           "| mean s/deal | p99 s/deal |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game in args.game or game_names():
-        row = bench(game, args.preset, args.deals, args.seed, options)
+        row = bench(game, args.preset, args.deals, args.seed, options, rules or None)
         print(f"| {row['game']} | {row['preset']} | {row['deals']} | {row['solvable']} | "
               f"{row['unsolvable']} | {row['unknown']} | {100 * row['decided']:.1f}% | "
               f"{row['nodes_per_s']:,.0f} | {row['mean_s']:.3f} | {row['p99_s']:.3f} |",

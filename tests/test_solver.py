@@ -329,3 +329,61 @@ def test_restart_lengths_follow_lubys_sequence():
 def test_a_last_share_outside_0_to_1_is_refused():
     with pytest.raises(SimsolError, match="last_share=1.5.*a number 0.0..1.0"):
         deal_solver("klondike", "standard", {"last_share": 1.5})
+
+
+# 7♥ can leave its pile only onto a black 8, or up once 6♥ is: all three lie beneath it.
+# Each row: the position, and whether it is lost with Kings-only spaces, with the book's spaces
+# (any card once the four Kings are placed) and with Kings-only spaces and worrying back.
+DEAD_ENDS = {
+    "its parents and the card below it in its suit lie beneath it":
+        ("tableau1: (6♥) (8♣) (8♠) 7♥\nwaste: K♠", True, False, True),
+    "the same over a King, which the book's spaces wait for":
+        ("tableau1: (K♣) (6♥) (8♣) (8♠) 7♥\nwaste: K♠", True, True, True),
+    "one parent in the waste, which can be put on a red 9 (on a black 10 ... on a King)":
+        ("tableau1: (6♥) (8♣) 7♥\nwaste: 8♠", False, False, False),
+    "the parent in the waste can only go on a red 9, and both lie beneath 7♥":
+        ("tableau1: (6♥) (9♥) (9♦) (8♣) 7♥\nwaste: 8♠", True, False, True),
+    "the other parent up for good":
+        ("tableau1: (6♥) (8♣) 7♥\nfoundation1: " + " ".join(
+            f"{rank}♠" for rank in ("A", *range(2, 9))), True, False, False),
+    "a King leaves for a space": ("tableau1: (Q♥) (K♦) K♠\nwaste: A♠", False, False, False),
+}
+
+
+@pytest.mark.parametrize("name", DEAD_ENDS)
+def test_the_klondike_dead_end_test_on_hand_built_positions(name):
+    """``solver_dead`` calls a position lost when a card can never leave its pile or go up:
+    with Kings-only spaces; under the book's spaces only when a King it waits for lies beneath
+    it; with worrying back a card up may come back to build on."""
+    from simsol.positions import parse_position
+    game = get_game("klondike")
+    text, *dead = DEAD_ENDS[name]
+    state = parse_position(game, text).state()
+    move = np.zeros(6, dtype=np.int64)
+
+    def judged(preset, **rules):
+        return bool(game.solver_dead(state, encode_rules(game, build_rules(game, preset, rules)),
+                                     move, True))
+    assert [judged("standard"), judged("book"), judged("standard", worrying_back=True)] == dead
+
+
+@pytest.mark.parametrize("rules", [{}, {"worrying_back": True}, {"draw": 1}])
+def test_no_deal_the_klondike_dead_end_test_calls_lost_can_be_won(rules):
+    """Every deal among the first 400 of seed 0 that the test calls lost at the start (the
+    solver's verdict with a budget of one position), the search without the test fails to win,
+    and it calls some (about 3% of deals, with Kings-only spaces)."""
+    preset = "standard"
+    options = {"table_mb": 4}
+    probe = deal_solver("klondike", preset, {**options, "nodes": 1}, rules)
+    full = deal_solver("klondike", preset, {**options, "nodes": 100_000, "dead_ends": False}, rules)
+    dead = [deal for deal in range(400) if probe(0, deal)[0] == "unsolvable"]
+    assert len(dead) >= 4
+    assert all(full(0, deal)[0] != "solvable" for deal in dead)
+
+
+@pytest.mark.parametrize("preset", ["standard", "book"])
+def test_the_dead_end_test_loses_no_line(preset):
+    """The test prunes the root and, past it, positions after a card goes up for good (the
+    solver's ``dead_ends``): on deals both searches decide, the verdicts agree."""
+    small = {"nodes": 20_000, "table_mb": 4}
+    assert_verdicts_agree("klondike", preset, 60, small, {"dead_ends": False})

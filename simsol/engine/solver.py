@@ -156,11 +156,14 @@ SOLVER_SETTINGS = (
     Setting("safe_moves", True, "play a move the game proves safe alone, without trying the "
             "others (its safe_move: Klondike's and Canfield's card to a foundation that no "
             "card can still want)", flag=True),
+    Setting("dead_ends", True, "search no further from a position the game proves can never "
+            "be won (its solver_dead: Klondike with Kings-only spaces, a card that can never "
+            "leave its pile, or never go up)", flag=True),
 )
 (P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_RESTART_NODES, P_LAST_SHARE, P_SHAKE,
- P_DOMINANCE, P_SAFE_MOVES) = own_slots(SOLVER_SETTINGS)
+ P_DOMINANCE, P_SAFE_MOVES, P_DEAD_ENDS) = own_slots(SOLVER_SETTINGS)
 game_setup = game_safe_move = game_keeps_moves = game_solver_skips = _unbound  # the game's
-game_solver_pile_hash = _unbound  # kernels (binder.py)
+game_solver_pile_hash = game_solver_dead = _unbound  # kernels (binder.py)
 GAME_STOCK_MACRO = False  # the game's ``STOCK_TURNS_COMMUTE`` (binder.py)
 GAME_HAS_SCRATCH = True  # the game has scratch counters (binder.py): the key needs the listing
 # Salted into the key of a position reached by a stock turn (a "draw state", searched without
@@ -449,7 +452,10 @@ def search(pos, rules, rng, policy, work, budget, salt, last):
         work.rngs[0, k] = rng[k]
     if is_won(root):
         return SOLVABLE
+    dead_ends = policy[P_DEAD_ENDS] != 0
     n = list_moves(root, rules, work.listed)
+    if dead_ends and game_solver_dead(root, rules, work.listed[0], True):
+        return UNSOLVABLE
     blind = last and policy[P_DOMINANCE] != 0
     work.path_keys[0] = solver_key(root, work.rngs[0],
                                    level_hash(work, 0, root, rules, work.listed[0], True, blind))
@@ -493,6 +499,8 @@ def search(pos, rules, rng, policy, work, budget, salt, last):
             return SOLVABLE
         if nodes >= budget:
             return UNKNOWN
+        if dead_ends and game_solver_dead(child, rules, work.rows[row], False):
+            continue  # no win lies beyond it: searched out
         if GAME_HAS_SCRATCH:  # listed first: the key reads the scratch counters it sets
             n = list_moves(child, rules, work.listed)
         key = solver_key(child, work.rngs[d + 1],
@@ -594,16 +602,17 @@ def solve_deal(unshuffled, n_piles, capacity, rules, policy, work, seed, index, 
     out[2] = work.meta[LINE_LENGTH]
 
 
-def deal_solver(game_name: str, preset: str | None, options: dict | None = None):
-    """Solve deals one at a time without playing them (benchmarks/solver.py, tests): returns
-    ``solve(seed, deal) -> (verdict, positions visited, winning line's length)``, the space
-    made once."""
+def deal_solver(game_name: str, preset: str | None, options: dict | None = None,
+                rules: dict | None = None):
+    """Solve deals one at a time without playing them (benchmarks/solver.py, tests), under
+    ``preset`` with the option values ``rules`` on top: returns ``solve(seed, deal) ->
+    (verdict, positions visited, winning line's length)``, the space made once."""
     from simsol.engine.binder import bind
     from simsol.games import get_game
     from simsol.policies import build_policy
     from simsol.rules import build_rules, encode_rules
     game = get_game(game_name)
-    rules = encode_rules(game, build_rules(game, preset))
+    encoded = encode_rules(game, build_rules(game, preset, rules))
     policy = build_policy(game, "solver", options)
     work = policy.config.player.make_work(game, policy.array)  # the solver's own, not the loop's
     entry = bind(game).solve_deal
@@ -611,6 +620,6 @@ def deal_solver(game_name: str, preset: str | None, options: dict | None = None)
     out = np.zeros(3, dtype=np.int64)
 
     def solve_one(seed: int, deal: int) -> tuple[str, int, int]:
-        entry(cards, game.n_piles, game.capacity, rules, policy.array, work, seed, deal, out)
+        entry(cards, game.n_piles, game.capacity, encoded, policy.array, work, seed, deal, out)
         return VERDICTS[out[0]], int(out[1]), int(out[2])
     return solve_one

@@ -38,7 +38,12 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   turns it off).  Optionally ``solver_pile_hash(pos, rules, p, salt)``: pile ``p``'s share of the
   solver's key, where the game proves positions alike that the plain hash tells apart (two
   positions with one key must be won or lost together; Klondike's runs on twin cards).  It is
-  read only with ``dominance`` on; the default is the plain ``pile_hash``.
+  read only with ``dominance`` on; the default is the plain ``pile_hash``.  Optionally
+  ``solver_dead(pos, rules, move, fresh)``: True for a position that provably cannot be won
+  whatever is played (a dead end, with its proof beside it), so the solver searches no further
+  from it; ``fresh`` at the root of a search, else ``move`` is the move just played, so the
+  game may look only at what that move can have changed (the solver's ``dead_ends`` setting
+  turns it off).
   ``STOCK_TURNS_COMMUTE`` (default True; it matters only with ``keeps_moves``): the stable moves
   commute with a move ``keeps_moves`` keeps them through (a stock turn).  Where one is legal
   after a turn, it was legal before it, the turn is still legal after it (or once the moves it
@@ -83,6 +88,12 @@ def no_safe_move(pos, rules, moves, n):
 @kernel(inline="always")
 def never_skips(pos, rules, move):
     """For games with no dominance rule: the solver tries every listed move."""
+    return False
+
+
+@kernel(inline="always")
+def never_dead(pos, rules, move, fresh):
+    """For games with no dead-end test: the solver searches every position out."""
     return False
 
 
@@ -144,6 +155,7 @@ class Game:
     safe_move: Callable = no_safe_move  # the solver's: a move that cannot be wrong, or -1
     solver_skips: Callable = never_skips  # the solver's dominance rule: a move it need not try
     solver_pile_hash: Callable = plain_pile_hash  # a pile's share of the solver's key
+    solver_dead: Callable = never_dead  # the solver's dead-end test: a position never won
     narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
     progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
     stock_turns_commute: bool = True  # the solver may leave stable moves out after a stock turn
@@ -201,6 +213,7 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         safe_move=names.get("safe_move", no_safe_move),
         solver_skips=names.get("solver_skips", never_skips),
         solver_pile_hash=names.get("solver_pile_hash", plain_pile_hash),
+        solver_dead=names.get("solver_dead", never_dead),
         narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
         progress_kinds=tuple(names.get("PROGRESS_KINDS", ())),
         stock_turns_commute=names.get("STOCK_TURNS_COMMUTE", True))

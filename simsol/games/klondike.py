@@ -422,6 +422,162 @@ def solver_pile_hash(pos, rules, p, salt):
     return root_and_set_hash(pos, p, salt)
 
 
+ALL_UP = np.uint64((1 << 52) - 1)  # every card on the foundations, by bit
+KINGS = np.uint64(sum(1 << (suit * 13 + 12) for suit in range(NF)))  # the four Kings, by bit
+
+
+@kernel
+def solver_dead(pos, rules, move, fresh):
+    """The solver's dead-end test (engine/solver.py): True when some card can never reach its
+    foundation, whatever is played.
+
+    Only the *held* cards of the tableau are tracked, each pile's face-down cards and its root
+    (the lowest face-up card).  A held card can leave its pile only once every card above it
+    has: onto a card of the other colour one rank higher that can some day be a pile's top
+    while it waits (not beneath it in its own pile), into a space if it is a King (or, under
+    the book's spaces, any card once every King is placed, which cannot be while a King lies
+    beneath it), or up, once the card below it in its suit is up, which cannot be while that
+    card lies beneath it.  A card of the stock or the waste can be a pile's top only once put
+    on one that can (or in a space); one up for good never again.  ``cannot_all_go_up`` grows
+    the sets of cards that may leave and may go up from the position until nothing changes; a
+    card left out can never go up, so the deal is lost.  Why it is sound: take any
+    line of play and the first time each card leaves its place or goes up; what it needed then
+    happened earlier, so by induction along the line every event of it is in the grown sets.
+
+    Play only ever takes freedoms away through a card played up that may not come back (without
+    worrying back): it is no longer a place to build on.  So past the root the test is run only
+    after such a move, and only when a card that could have gone on it still may need to (one
+    not up, nor face up above a pile's root; an ace or a two needs no card to go on)."""
+    piles, lens, down, vars = pos
+    kings_only = rules[R_SPACE] == SPACE_KINGS_ONLY
+    if not kings_only and space_rule(piles, lens, down, vars, rules[R_SPACE]) == SPACE_ANY:
+        return False  # a space takes any card now, so any card may leave: nothing is held
+    worrying_back = rules[R_WORRY] != 0
+    if not fresh:
+        if worrying_back or not F0 <= move[2] < F0 + NF or RANK[move[4]] < 3:
+            return False
+        if not child_waits(piles, lens, down, move[4]):
+            return False
+    return cannot_all_go_up(piles, lens, down, worrying_back, kings_only)
+
+
+@kernel(inline="always")
+def child_waits(piles, lens, down, card):
+    """A card that could go on ``card`` (the other colour, a rank lower) may have needed it to
+    leave its place or to become a top: it is not up, nor face up above its pile's root, nor
+    held with the card below it in its suit up (it then leaves by going up), and the other
+    card it could go on (``card``'s twin) is not face up on the tableau.  Otherwise the test
+    grows the same sets as in the position before the move, which passed it."""
+    held = np.uint64(0)
+    above_root = np.uint64(0)
+    for p in range(T0, T0 + NT):
+        for i in range(lens[p]):
+            if i <= down[p]:
+                held |= bit(piles[p, i])
+            else:
+                above_root |= bit(piles[p, i])
+    twin = bit((SUIT[card] + 2) % NF * 13 + RANK[card] - 1)
+    if twin & above_root or (twin & held and twin_on_top(piles, lens, down, card)):
+        return False
+    for suit in range(NF):
+        child = suit * 13 + RANK[card] - 2
+        if suit % 2 == SUIT[card] % 2 or lens[F0 + suit] > RANK[card] - 2:
+            continue  # the same colour, or up already
+        if bit(child) & above_root or (bit(child) & held and lens[F0 + suit] == RANK[card] - 2):
+            continue
+        return True
+    return False
+
+
+@kernel(inline="always")
+def twin_on_top(piles, lens, down, card):
+    """``card``'s twin is a pile's root (face up)."""
+    twin = (SUIT[card] + 2) % NF * 13 + RANK[card] - 1
+    for p in range(T0, T0 + NT):
+        if lens[p] > down[p] and piles[p, down[p]] == twin:
+            return True
+    return False
+
+
+@kernel(inline="always")
+def bit(card):
+    return np.uint64(1) << np.uint64(card)
+
+
+@kernel(inline="always")
+def parent_on_top(card, beneath, tops):
+    """A card ``card`` could go on may some day be a pile's top (``tops``) while ``card`` waits
+    in its pile: it is not ``beneath`` it there."""
+    rank, suit = RANK[card], SUIT[card]
+    for other in range(NF):
+        b = bit(other * 13 + rank)  # the card of suit ``other`` one rank higher
+        if other % 2 != suit % 2 and tops & b and not beneath & b:
+            return True
+    return False
+
+
+@kernel
+def cannot_all_go_up(piles, lens, down, worrying_back, kings_only):
+    """See ``solver_dead``: grow, from what is known now to a fixed point, the cards that may
+    leave their place (``leave``), may be a pile's top some day (``tops``) and may go up
+    (``up``).  A face-up card above a root is a top (or in a run that can move) already; a card
+    of the stock or the waste (or a foundation's, with worrying back) can become one only on a
+    card that can (or in a space, if a King); a card up for good never can."""
+    held = np.uint64(0)
+    tops = np.uint64(0)
+    for p in range(T0, T0 + NT):
+        for i in range(lens[p]):
+            if i <= down[p]:
+                held |= bit(piles[p, i])
+            else:
+                tops |= bit(piles[p, i])
+    up = np.uint64(0)
+    for suit in range(NF):
+        for r in range(lens[F0 + suit]):
+            up |= bit(suit * 13 + r)
+    loose = ALL_UP & ~held & ~tops & (ALL_UP if worrying_back else ~up)
+    leave = ~held
+    changed = True
+    while changed:
+        changed = False
+        for card in range(52):  # the cards not held
+            b = bit(card)
+            if held & b:
+                continue
+            if not up & b and (RANK[card] == 1 or up & (b >> np.uint64(1))):
+                up |= b
+                changed = True
+            if loose & b and not tops & b and (RANK[card] == 13 or not kings_only or parent_on_top(
+                    card, np.uint64(0), tops)):
+                tops |= b
+                changed = True
+        for p in range(T0, T0 + NT):
+            beneath = np.uint64(0)
+            for i in range(min(down[p] + 1, lens[p])):
+                beneath |= bit(piles[p, i])
+            for i in range(min(down[p], lens[p] - 1), -1, -1):  # the root, then down the pile
+                card = piles[p, i]
+                b = bit(card)
+                beneath &= ~b
+                if not tops & b:
+                    tops |= b
+                    changed = True
+                rank = RANK[card]
+                below_up = rank == 1 or (up & (b >> np.uint64(1))) != 0
+                below_held = rank > 1 and (beneath & (b >> np.uint64(1))) != 0
+                moves_off = rank == 13 or parent_on_top(card, beneath, tops) or (
+                    not kings_only and not beneath & KINGS)
+                if not leave & b and (moves_off or (below_up and not below_held)):
+                    leave |= b
+                    changed = True
+                if not up & b and below_up and (moves_off or not below_held):
+                    up |= b
+                    changed = True
+                if not leave & b:
+                    break  # the cards beneath can never be uncovered
+    return (up & ALL_UP) != ALL_UP
+
+
 @kernel
 def apply(pos, rules, move, rng):
     piles, lens, down, vars = pos
