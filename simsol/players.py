@@ -76,9 +76,9 @@ class Base:
 #    (``LOOKAHEAD_ORDER``): version 10's order, better for greedy and the heuristic, made its
 #    roll-outs poorer judges.  Lookahead and peeking in that game play otherwise; every other
 #    player and game as in 10.
-# 12: the solver's dead-end test (``solver_dead``: Klondike with Kings-only spaces, a card that
-#    can never leave its pile or go up ends the search there); the solver's and hop's Klondike
-#    results under Kings-only spaces move, every other game and player plays as in 11.
+# 12: the solver's dead-end test (``solver_dead``: in Klondike and Black Harp, a card that can
+#    never leave its pile or go up ends the search there); the solver's and hop's results in
+#    those two games move, every other game and player plays as in 11.
 PLAYERS_VERSION = 12
 
 SIMPLE = "simsol.engine.choice:choose_simple"

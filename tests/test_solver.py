@@ -367,23 +367,27 @@ def test_the_klondike_dead_end_test_on_hand_built_positions(name):
     assert [judged("standard"), judged("book"), judged("standard", worrying_back=True)] == dead
 
 
-@pytest.mark.parametrize("rules", [{}, {"worrying_back": True}, {"draw": 1}])
-def test_no_deal_the_klondike_dead_end_test_calls_lost_can_be_won(rules):
+@pytest.mark.parametrize("game_name, preset, rules", [
+    ("klondike", "standard", {}), ("klondike", "standard", {"worrying_back": True}),
+    ("klondike", "standard", {"draw": 1}), ("black-harp", "book", {})])
+def test_no_deal_the_klondike_dead_end_test_calls_lost_can_be_won(game_name, preset, rules):
     """Every deal among the first 400 of seed 0 that the test calls lost at the start (the
     solver's verdict with a budget of one position), the search without the test fails to win,
-    and it calls some (about 3% of deals, with Kings-only spaces)."""
-    preset = "standard"
+    and it calls some (about 3% of deals, with Kings-only spaces; Black Harp has Klondike's
+    layout and the same test)."""
     options = {"table_mb": 4}
-    probe = deal_solver("klondike", preset, {**options, "nodes": 1}, rules)
-    full = deal_solver("klondike", preset, {**options, "nodes": 100_000, "dead_ends": False}, rules)
+    probe = deal_solver(game_name, preset, {**options, "nodes": 1}, rules)
+    full = deal_solver(game_name, preset, {**options, "nodes": 100_000, "dead_ends": False},
+                       rules)
     dead = [deal for deal in range(400) if probe(0, deal)[0] == "unsolvable"]
     assert len(dead) >= 4
     assert all(full(0, deal)[0] != "solvable" for deal in dead)
 
 
-@pytest.mark.parametrize("preset", ["standard", "book"])
-def test_the_dead_end_test_loses_no_line(preset):
+@pytest.mark.parametrize("game_name, preset", [("klondike", "standard"), ("klondike", "book"),
+                                               ("black-harp", "book")])
+def test_the_dead_end_test_loses_no_line(game_name, preset):
     """The test prunes the root and, past it, positions after a card goes up for good (the
     solver's ``dead_ends``): on deals both searches decide, the verdicts agree."""
     small = {"nodes": 20_000, "table_mb": 4}
-    assert_verdicts_agree("klondike", preset, 60, small, {"dead_ends": False})
+    assert_verdicts_agree(game_name, preset, 60, small, {"dead_ends": False})

@@ -61,6 +61,12 @@ such a move, so the search never tries one (``dominance``).  Klondike with parti
 out a run moved from a card onto that card's twin when the card it leaves on top cannot go up:
 the later moves can be played with the two runs' places swapped instead (``klondike.py``).
 
+A game may prove a position lost whatever is played (its ``solver_dead``, with its proof
+beside it; the ``dead_ends`` setting): the search then goes no further from it, and at the
+root of a search the deal is unsolvable at once.  Klondike's (Black Harp's too) follows the
+cards held in the piles, each of which can leave only onto a card that can some day be a top,
+into a space or up; a card that can never go up loses the deal.
+
 The budget is split among searches (``restart_nodes``): ``last_share`` of it (half by default)
 to one last search that can still prove a deal unsolvable, the rest among short ones, of
 ``restart_nodes`` positions times Luby's sequence, the first in the policy's order and every
@@ -157,8 +163,8 @@ SOLVER_SETTINGS = (
             "others (its safe_move: Klondike's and Canfield's card to a foundation that no "
             "card can still want)", flag=True),
     Setting("dead_ends", True, "search no further from a position the game proves can never "
-            "be won (its solver_dead: Klondike with Kings-only spaces, a card that can never "
-            "leave its pile, or never go up)", flag=True),
+            "be won (its solver_dead: in Klondike and Black Harp, a card that can never leave "
+            "its pile, or never go up)", flag=True),
 )
 (P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_RESTART_NODES, P_LAST_SHARE, P_SHAKE,
  P_DOMINANCE, P_SAFE_MOVES, P_DEAD_ENDS) = own_slots(SOLVER_SETTINGS)

@@ -149,4 +149,13 @@ def apply(pos, rules, move, rng):
     return progress
 
 
+@kernel
+def solver_dead(pos, rules, move, fresh):
+    """The solver's dead-end test: Klondike's (``klondike.solver_dead``, the proof beside it), on
+    the same layout and builds, with spaces that take Kings only and no worrying back.  The
+    hand's cards count as the stock's do there: loose, a pile's top only once put on one."""
+    piles, lens, down, vars = pos
+    return klondike.dead_end(piles, lens, down, move, fresh, False, True)
+
+
 GAME = declare(globals())

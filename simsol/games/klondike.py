@@ -452,7 +452,12 @@ def solver_dead(pos, rules, move, fresh):
     kings_only = rules[R_SPACE] == SPACE_KINGS_ONLY
     if not kings_only and space_rule(piles, lens, down, vars, rules[R_SPACE]) == SPACE_ANY:
         return False  # a space takes any card now, so any card may leave: nothing is held
-    worrying_back = rules[R_WORRY] != 0
+    return dead_end(piles, lens, down, move, fresh, rules[R_WORRY] != 0, kings_only)
+
+
+@kernel(inline="always")
+def dead_end(piles, lens, down, move, fresh, worrying_back, kings_only):
+    """``solver_dead`` for the Klondike layout (Black Harp's too), the rules given."""
     if not fresh:
         if worrying_back or not F0 <= move[2] < F0 + NF or RANK[move[4]] < 3:
             return False
