@@ -473,16 +473,9 @@ def child_waits(piles, lens, down, card):
     held with the card below it in its suit up (it then leaves by going up), and the other
     card it could go on (``card``'s twin) is not face up on the tableau.  Otherwise the test
     grows the same sets as in the position before the move, which passed it."""
-    held = np.uint64(0)
-    above_root = np.uint64(0)
-    for p in range(T0, T0 + NT):
-        for i in range(lens[p]):
-            if i <= down[p]:
-                held |= bit(piles[p, i])
-            else:
-                above_root |= bit(piles[p, i])
+    held, roots, above_root = tableau_masks(piles, lens, down)
     twin = bit((SUIT[card] + 2) % NF * 13 + RANK[card] - 1)
-    if twin & above_root or (twin & held and twin_on_top(piles, lens, down, card)):
+    if twin & (roots | above_root):
         return False
     for suit in range(NF):
         child = suit * 13 + RANK[card] - 2
@@ -495,13 +488,22 @@ def child_waits(piles, lens, down, card):
 
 
 @kernel(inline="always")
-def twin_on_top(piles, lens, down, card):
-    """``card``'s twin is a pile's root (face up)."""
-    twin = (SUIT[card] + 2) % NF * 13 + RANK[card] - 1
+def tableau_masks(piles, lens, down):
+    """By bit, the tableau's held cards (face down, or a pile's root), its roots, and its face-up
+    cards above the roots."""
+    held = np.uint64(0)
+    roots = np.uint64(0)
+    above_root = np.uint64(0)
     for p in range(T0, T0 + NT):
-        if lens[p] > down[p] and piles[p, down[p]] == twin:
-            return True
-    return False
+        for i in range(lens[p]):
+            if i < down[p]:
+                held |= bit(piles[p, i])
+            elif i == down[p]:
+                held |= bit(piles[p, i])
+                roots |= bit(piles[p, i])
+            else:
+                above_root |= bit(piles[p, i])
+    return held, roots, above_root
 
 
 @kernel(inline="always")
@@ -527,15 +529,8 @@ def cannot_all_go_up(piles, lens, down, worrying_back, kings_only):
     leave their place (``leave``), may be a pile's top some day (``tops``) and may go up
     (``up``).  A face-up card above a root is a top (or in a run that can move) already; a card
     of the stock or the waste (or a foundation's, with worrying back) can become one only on a
-    card that can (or in a space, if a King); a card up for good never can."""
-    held = np.uint64(0)
-    tops = np.uint64(0)
-    for p in range(T0, T0 + NT):
-        for i in range(lens[p]):
-            if i <= down[p]:
-                held |= bit(piles[p, i])
-            else:
-                tops |= bit(piles[p, i])
+    card that can (or in a space); a card up for good never can."""
+    held, _, tops = tableau_masks(piles, lens, down)
     up = np.uint64(0)
     for suit in range(NF):
         for r in range(lens[F0 + suit]):
