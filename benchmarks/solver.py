@@ -43,6 +43,11 @@ def bench(game_name: str, preset: str, deals: int, seed: int, options: dict,
             "p99_s": float(np.percentile(seconds, 99))}
 
 
+def pairs(items: list[str]) -> dict[str, str]:
+    """``NAME=VALUE`` arguments as a dict (the values parsed later, as the CLI parses them)."""
+    return dict(item.partition("=")[::2] for item in items)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
@@ -58,10 +63,8 @@ def main() -> None:
                              "takes it")
     args = parser.parse_args()
     options = {k: v for k, v in (("nodes", args.nodes), ("table_mb", args.table_mb)) if v}
-    for item in args.opt:
-        name, _, value = item.partition("=")
-        options[name] = value
-    rules = dict(item.partition("=")[::2] for item in args.rule)
+    options.update(pairs(args.opt))
+    rules = pairs(args.rule)
     print("| game | preset | deals | solvable | unsolvable | unknown | decided | positions/s "
           "| mean s/deal | p99 s/deal |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")

@@ -414,6 +414,8 @@ def solve(pos, rules, rng, policy, work):
     budget = np.int64(policy[P_NODES])
     unit = np.int64(policy[P_RESTART_NODES])
     kept = np.int64(budget * policy[P_LAST_SHARE])  # for the last search
+    if policy[P_DEAD_ENDS] != 0 and game_solver_dead(pos, rules, work.rows[0], True):
+        return UNSOLVABLE  # lost from the start: no search (``fresh``: the move is not read)
     attempt = 0
     while True:
         left = budget - meta[NODES]
@@ -458,10 +460,8 @@ def search(pos, rules, rng, policy, work, budget, salt, last):
         work.rngs[0, k] = rng[k]
     if is_won(root):
         return SOLVABLE
-    dead_ends = policy[P_DEAD_ENDS] != 0
+    dead_ends = policy[P_DEAD_ENDS] != 0  # the root was tested once, in ``solve``
     n = list_moves(root, rules, work.listed)
-    if dead_ends and game_solver_dead(root, rules, work.listed[0], True):
-        return UNSOLVABLE
     blind = last and policy[P_DOMINANCE] != 0
     work.path_keys[0] = solver_key(root, work.rngs[0],
                                    level_hash(work, 0, root, rules, work.listed[0], True, blind))

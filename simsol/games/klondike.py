@@ -249,6 +249,12 @@ def after_move(piles, lens, down, move):
 
 
 @kernel(inline="always")
+def bit(card):
+    """``card``'s bit in a mask of cards (one pack: 52 bits)."""
+    return np.uint64(1) << np.uint64(card)
+
+
+@kernel(inline="always")
 def turn_tops(piles, lens, lw, draw, known):
     """Bit mask (by card) of the cards the stock can bring to the top of the waste with no card
     played, when the waste holds its first ``lw`` cards: its top, the top card of each of this
@@ -258,16 +264,16 @@ def turn_tops(piles, lens, lw, draw, known):
     ls = lens[STOCK_PILE]
     mask = np.uint64(0)
     if lw > 0:
-        mask |= np.uint64(1) << np.uint64(piles[WASTE, lw - 1])
+        mask |= bit(piles[WASTE, lw - 1])
     if not known:
         ls = 0
     for k in range(ls):  # this pass: the stock's top first
         if k % draw == draw - 1 or k == ls - 1:
-            mask |= np.uint64(1) << np.uint64(piles[STOCK_PILE, ls - 1 - k])
+            mask |= bit(piles[STOCK_PILE, ls - 1 - k])
     for k in range(lw + ls):  # the next pass
         if k % draw == draw - 1 or (known and k == lw + ls - 1):
             card = piles[WASTE, k] if k < lw else piles[STOCK_PILE, ls - 1 - (k - lw)]
-            mask |= np.uint64(1) << np.uint64(card)
+            mask |= bit(card)
     return mask
 
 
@@ -302,7 +308,7 @@ def strands(piles, lens, down, vars, draw, card):
     known = vars[V_PASSES] > 1
     before = turn_tops(piles, lens, lens[WASTE], draw, known)
     after = turn_tops(piles, lens, lens[WASTE] - 1, draw, known)
-    return playable_now(piles, lens, down, before & ~after & ~(np.uint64(1) << np.uint64(card)))
+    return playable_now(piles, lens, down, before & ~after & ~bit(card))
 
 
 @kernel
@@ -504,11 +510,6 @@ def tableau_masks(piles, lens, down):
             else:
                 above_root |= bit(piles[p, i])
     return held, roots, above_root
-
-
-@kernel(inline="always")
-def bit(card):
-    return np.uint64(1) << np.uint64(card)
 
 
 @kernel(inline="always")
