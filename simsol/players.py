@@ -79,7 +79,12 @@ class Base:
 # 12: the solver's dead-end test (``solver_dead``: in Klondike and Black Harp, a card that can
 #    never leave its pile or go up ends the search there); the solver's and hop's results in
 #    those two games move, every other game and player plays as in 11.
-PLAYERS_VERSION = 12
+# 13: the solver searches a game's relaxation before its last search (``solver_relax``:
+#    Klondike with every stock card open; a deal the relaxation cannot win is unsolvable) and
+#    keeps three quarters of its budget, not half, for the last search; the solver's Klondike
+#    results move, every other game and player (hop too: its settings keep the old split and
+#    no relaxation) plays as in 12.
+PLAYERS_VERSION = 13
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

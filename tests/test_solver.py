@@ -391,3 +391,69 @@ def test_the_dead_end_test_loses_no_line(game_name, preset):
     solver's ``dead_ends``): on deals both searches decide, the verdicts agree."""
     small = {"nodes": 20_000, "table_mb": 4}
     assert_verdicts_agree(game_name, preset, 60, small, {"dead_ends": False})
+
+
+def open_stock_moves(text: str, preset: str = "standard") -> set[tuple]:
+    """The moves of a hand-built Klondike position in the solver's relaxation (``solver_relax``:
+    the stock's cards put in the waste, every waste card open)."""
+    from simsol.games.klondike import OPEN_STOCK, R_DRAW
+    from simsol.positions import describe, parse_position
+    game = get_game("klondike")
+    position = parse_position(game, text)
+    rules = encode_rules(game, build_rules(game, preset, None))
+    relaxed = np.zeros_like(rules)
+    assert game.solver_relax(position.state(), rules, relaxed)
+    assert relaxed[R_DRAW] == OPEN_STOCK and position.pile("stock") == []
+    return {describe(game, row).key() for row in position.legal_rows(relaxed)}
+
+
+def test_the_klondike_relaxation_opens_every_stock_and_waste_card():
+    """Every card of the stock and the waste may go up, or onto a pile where a movable card
+    could go on it next; nothing turns the stock."""
+    moves = open_stock_moves("stock: (2♠) (9♣) (K♦)\nwaste: A♠ 8♠\ntableau1: 9♦\n"
+                             "tableau2: (5♣) 7♥\ntableau3:\nfoundation1:")
+    assert moves == {("waste_to_foundation", "waste", "foundation1", 1),  # A♠, under 8♠
+                     ("waste_to_tableau", "waste", "tableau1", 1),  # 8♠ onto 9♦: 7♥ fits it
+                     ("waste_to_tableau", "waste", "tableau3", 1)}  # K♦, from the stock
+    assert len([m for m in moves if m[0] == "stock"]) == 0
+
+
+@pytest.mark.parametrize("others, standard, book", [
+    ("", False, False), ("tableau2: (5♣) 7♥", True, True), ("tableau2: (5♣) 8♣ 7♥", True, False),
+    ("stock: (7♦)", True, True)])
+def test_the_relaxation_puts_a_waste_card_on_a_pile_only_for_a_card_to_go_on_it(others, standard,
+                                                                               book):
+    """8♠ from the open waste onto 9♦ serves only as a place for a red 7 that could move next:
+    a face-up card of the tableau (in the book, whose runs move whole, only a run's root) or a
+    card of the stock or waste."""
+    text = "waste: 8♠\ntableau1: 9♦\n" + others
+    onto_nine = ("waste_to_tableau", "waste", "tableau1", 1)
+    assert (onto_nine in open_stock_moves(text)) == standard
+    assert (onto_nine in open_stock_moves(text, "book")) == book
+
+
+@pytest.mark.parametrize("preset, rules", [("standard", {}), ("book", {}),
+                                           ("standard", {"worrying_back": True}),
+                                           ("three-redeals", {})])
+def test_no_deal_the_klondike_relaxation_calls_lost_can_be_won(preset, rules):
+    """A deal is called unsolvable when its relaxation (every stock card open) cannot be won:
+    among the first 200 deals of seed 0, the search of the real game without the relaxation
+    (nor the dead-end test) wins none of those the relaxation alone calls lost, and the
+    relaxation calls some."""
+    small = {"table_mb": 4, "dead_ends": False}
+    probe = deal_solver("klondike", preset, {**small, "nodes": 30_000, "restart_nodes": 0,
+                                             "relax_share": 1.0}, rules)
+    plain = deal_solver("klondike", preset, {**small, "nodes": 100_000, "relax_share": 0.0},
+                        rules)
+    lost = [deal for deal in range(200) if probe(0, deal)[0] == "unsolvable"]
+    assert len(lost) >= 5
+    assert all(plain(0, deal)[0] != "solvable" for deal in lost)
+
+
+def test_the_relaxation_decides_a_deal_the_real_search_cannot_within_the_budget():
+    """Deal 195 of seed 0 (Klondike standard): its relaxation is lost within a few thousand
+    positions, the real game's search space is millions."""
+    small = {"nodes": 20_000, "table_mb": 4}
+    assert deal_solver("klondike", "standard", small)(0, 195)[0] == "unsolvable"
+    assert deal_solver("klondike", "standard", {**small, "relax_share": 0.0})(0, 195)[0] == (
+        "unknown")

@@ -39,6 +39,7 @@ optimisation (ICAPS 2009).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -74,13 +75,17 @@ from simsol.engine.streams import GAME_STREAM, N_STREAMS, POLICY_STREAM, init_st
 FALLBACKS = ("even", "progress", "none")
 # The solver's settings come first, in its slots: the solver reads them as its own (its flags
 # with its defaults, so a world is searched as the solver searches a deal).
+# Where a world's small budget is split otherwise than a deal's: half for the last search, and
+# no search of the game's relaxation (players version 13 changed the solver's, not hop's).
+HOP_SOLVER_DEFAULTS = {"last_share": 0.5, "relax_share": 0.0}
 HOP_SETTINGS = (
     Setting("nodes", 5_000, "positions the solver may visit in each sampled world, per "
             "candidate move", low=1, high=10**9),
     Setting("table_mb", 4, "megabytes of the solver's transposition table", low=1, high=16_384),
     Setting("depth", 400, "the longest line the solver searches in a world", low=1,
             high=100_000),
-    *solver.SOLVER_SETTINGS[3:],
+    *(replace(s, default=HOP_SOLVER_DEFAULTS[s.name]) if s.name in HOP_SOLVER_DEFAULTS else s
+      for s in solver.SOLVER_SETTINGS[3:]),
     Setting("samples", 4, "worlds sampled per decision", low=1, high=10_000),
     Setting("fallback", "even", "what a world the solver could not decide counts: half a win "
             "(even), how far its search got (progress: the share of cards it brought to the "

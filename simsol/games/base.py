@@ -98,6 +98,12 @@ def never_dead(pos, rules, move, fresh):
 
 
 @kernel(inline="always")
+def no_relaxation(pos, rules, relaxed):
+    """For games without a relaxation: the solver searches none (see ``solver_relax``)."""
+    return False
+
+
+@kernel(inline="always")
 def plain_pile_hash(pos, rules, p, salt):
     """For games whose solver keys a position by its plain hash (engine/hashing.py)."""
     return pile_hash(pos, p, salt)
@@ -156,6 +162,7 @@ class Game:
     solver_skips: Callable = never_skips  # the solver's dominance rule: a move it need not try
     solver_pile_hash: Callable = plain_pile_hash  # a pile's share of the solver's key
     solver_dead: Callable = never_dead  # the solver's dead-end test: a position never won
+    solver_relax: Callable = no_relaxation  # the solver's relaxation: an easier game to search
     narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
     progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
     stock_turns_commute: bool = True  # the solver may leave stable moves out after a stock turn
@@ -214,6 +221,7 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         solver_skips=names.get("solver_skips", never_skips),
         solver_pile_hash=names.get("solver_pile_hash", plain_pile_hash),
         solver_dead=names.get("solver_dead", never_dead),
+        solver_relax=names.get("solver_relax", no_relaxation),
         narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
         progress_kinds=tuple(names.get("PROGRESS_KINDS", ())),
         stock_turns_commute=names.get("STOCK_TURNS_COMMUTE", True))

@@ -26,12 +26,14 @@ from simsol.engine.piles import (
     WORRY_BACK,
     apply_stock,
     apply_transfer,
+    build_key,
     deal_stock,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
     stock_keeps_moves,
+    wanted_key,
 )
 from simsol.engine.state import V_PASSES, game_counters
 from simsol.games.base import declare
@@ -51,6 +53,7 @@ OPTIONS = (
            boolean=True),
 )
 R_DRAW, R_REDEALS, R_PARTIAL, R_SPACE, R_WORRY = range(len(OPTIONS))
+OPEN_STOCK = 0  # ``draw`` in the solver's relaxation only (``solver_relax``): every stock card open
 SPACE_KINGS_THEN_ANY, SPACE_LITERAL, SPACE_KINGS_ONLY = range(len(SPACE_READINGS))
 
 PRESETS = {
@@ -136,22 +139,75 @@ def generate_stable(pos, rules, moves):
 
 @kernel
 def generate(pos, rules, moves, n):
-    """The waste's moves, worrying back, then the stock."""
+    """The waste's moves, worrying back, then the stock.  With the stock open (``OPEN_STOCK``,
+    the solver's relaxation) every waste card's moves and no stock turn."""
     piles, lens, down, vars = pos
-    if lens[WASTE] > 0:
-        n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, ACE, SUCC_UP, 13,
-                              WASTE_TO_FOUNDATION, moves, n)
-        space = space_rule(piles, lens, down, vars, rules[R_SPACE])
-        n = gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
-                                space, WASTE_TO_TABLEAU, moves, n)
+    if rules[R_DRAW] == OPEN_STOCK:
+        n = open_waste_moves(pos, rules, moves, n)
+    else:
+        n = waste_top_moves(pos, rules, moves, n, 0)
     if rules[R_WORRY]:
         space = space_rule(piles, lens, down, vars, rules[R_SPACE])
         for f in range(F0, F0 + NF):
             if lens[f] > 0:
                 n = gen_card_to_tableau(piles, lens, down, f, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
                                         space, WORRY_BACK, moves, n)
+    if rules[R_DRAW] == OPEN_STOCK:
+        return n
     return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
                           moves, n)
+
+
+@kernel(inline="always")
+def waste_top_moves(pos, rules, moves, n, closed):
+    """The waste top's moves: to its foundation, onto a pile (but those whose bits are set in
+    ``closed``), into a space."""
+    piles, lens, down, vars = pos
+    if lens[WASTE] == 0:
+        return n
+    n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, ACE, SUCC_UP, 13,
+                          WASTE_TO_FOUNDATION, moves, n)
+    space = space_rule(piles, lens, down, vars, rules[R_SPACE])
+    return gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
+                               space, WASTE_TO_TABLEAU, moves, n, closed)
+
+
+@kernel(inline="always")
+def taker_bit(card):
+    """The bit of the ``build_key`` of the cards ``card`` may go on (none for a King)."""
+    key = wanted_key(card, ALTERNATE_COLOURS, SUCC_UP)
+    return 1 << key if key >= 0 else 0
+
+
+@kernel(inline="always")
+def open_waste_moves(pos, rules, moves, n):
+    """The moves of every waste card, with the stock open (``solver_relax``): each to its
+    foundation and into a space, and onto a pile only while some card could go on it next (a
+    face-up card of the tableau that can move, a waste card, a foundation's top with worrying
+    back).  Why no win is lost: with every waste card open, a card taken from the waste onto a
+    pile serves only as a place for the next card; in a winning line, put it there just before
+    the first move that uses it (a card onto it, or itself or a run holding it moved on: the
+    card then goes there straight from the waste, or up from it); the moves between stay legal,
+    since its pile's top was only the freer for it, and then that card can go on it."""
+    piles, lens, down, vars = pos
+    takers = 0  # a bit per build key some movable card wants (``wanted_key``)
+    for p in range(T0, T0 + NT):
+        for i in range(down[p], lens[p] if rules[R_PARTIAL] else min(down[p] + 1, lens[p])):
+            takers |= taker_bit(piles[p, i])
+    for i in range(lens[WASTE]):
+        takers |= taker_bit(piles[WASTE, i])
+    if rules[R_WORRY]:
+        for f in range(F0, F0 + NF):
+            if lens[f] > 0:
+                takers |= taker_bit(piles[f, lens[f] - 1])
+    top = lens[WASTE] - 1
+    for i in range(top, -1, -1):
+        card = piles[WASTE, i]
+        closed = 0 if (takers >> build_key(card, ALTERNATE_COLOURS)) & 1 else (1 << NT) - 1
+        piles[WASTE, i], piles[WASTE, top] = piles[WASTE, top], card
+        n = waste_top_moves(pos, rules, moves, n, closed)  # card ``i`` on top while listed
+        piles[WASTE, i], piles[WASTE, top] = piles[WASTE, top], piles[WASTE, i]
+    return n
 
 
 # What a good player weighs beyond the shared features (engine/choice.py), read from visible cards
@@ -382,7 +438,7 @@ def safe_move(pos, rules, moves, n):
         src, dst = moves[i, 1], moves[i, 2]
         if not F0 <= dst < F0 + NF:
             continue
-        if src < T0 and not (src == WASTE and rules[R_DRAW] == 1):
+        if src < T0 and not (src == WASTE and rules[R_DRAW] <= 1):
             continue
         if no_card_needs(lens, moves[i, 4], rules[R_WORRY]):
             return i
@@ -586,10 +642,43 @@ def apply(pos, rules, move, rng):
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
         return False
     src, dst, card = move[1], move[2], move[4]
+    if src == WASTE and rules[R_DRAW] == OPEN_STOCK:
+        bring_to_top(piles, lens, WASTE, card)
     if dst >= T0 and lens[dst] == 0 and RANK[card] == 13:
         vars[KINGS_IN_SPACES] |= 1 << SUIT[card]
     turned = apply_transfer(piles, lens, down, vars, move, F0, NF)
     return turned or src == WASTE
+
+
+@kernel(inline="always")
+def bring_to_top(piles, lens, p, card):
+    """Move ``card`` to the top of pile ``p``, the cards above it one place down (their order
+    kept, so a pile played from in any order holds its cards in one order)."""
+    i = lens[p] - 1
+    while piles[p, i] != card:
+        i -= 1
+    for j in range(i, lens[p] - 1):
+        piles[p, j] = piles[p, j + 1]
+    piles[p, lens[p] - 1] = card
+
+
+@kernel
+def solver_relax(pos, rules, relaxed):
+    """The solver's relaxation (engine/solver.py): the same position with the stock open, every
+    card of the stock and the waste playable at any time (the stock's cards put into the
+    waste, ``relaxed`` the rules with ``draw`` = ``OPEN_STOCK``).  Every line of the real game
+    is a line of this one (a stock turn or a redeal is dropped, and a waste top is a waste
+    card), so a position it cannot win the real game cannot either."""
+    piles, lens, down, vars = pos
+    for k in range(rules.shape[0]):
+        relaxed[k] = rules[k]
+    relaxed[R_DRAW] = OPEN_STOCK
+    while lens[STOCK_PILE] > 0:
+        piles[WASTE, lens[WASTE]] = piles[STOCK_PILE, lens[STOCK_PILE] - 1]
+        lens[WASTE] += 1
+        lens[STOCK_PILE] -= 1
+    down[STOCK_PILE] = 0
+    return True
 
 
 GAME = declare(globals())
