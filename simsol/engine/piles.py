@@ -344,6 +344,58 @@ def gen_stock_move(lens, vars, stock, waste, draw, redeals, moves, n):
     return n
 
 
+OPEN_STOCK = 0  # ``draw`` in a solver's relaxation only (``open_the_stock``): every card open
+
+
+@kernel(inline="always")
+def open_the_stock(pos, rules, relaxed, stock, waste, r_draw):
+    """A solver's relaxation of a stock game (``solver_relax``, engine/solver.py): the stock's
+    cards put into the waste, and ``relaxed`` the rules with ``draw`` (slot ``r_draw``) set to
+    ``OPEN_STOCK``, under which the game lists every waste card's moves and no stock turn.
+    Every line of the real game is a line of this one (drop its stock turns and redeals; a
+    waste top is a waste card), whatever the draw or the redeal limit, so a position it cannot
+    win the real game cannot either."""
+    piles, lens, down, vars = pos
+    for k in range(rules.shape[0]):
+        relaxed[k] = rules[k]
+    relaxed[r_draw] = OPEN_STOCK
+    while lens[stock] > 0:
+        piles[waste, lens[waste]] = piles[stock, lens[stock] - 1]
+        lens[waste] += 1
+        lens[stock] -= 1
+    down[stock] = 0
+    down[waste] = 0
+    return True
+
+
+@kernel(inline="always")
+def bring_to_top(piles, lens, p, card):
+    """Move ``card`` to the top of pile ``p``, the cards above it one place down (their order
+    kept, so an open waste played from in any order holds its cards in one order)."""
+    i = lens[p] - 1
+    while piles[p, i] != card:
+        i -= 1
+    for j in range(i, lens[p] - 1):
+        piles[p, j] = piles[p, j + 1]
+    piles[p, lens[p] - 1] = card
+
+
+@kernel(inline="always")
+def swap_to_top(piles, lens, p, i):
+    """Swap card ``i`` of pile ``p`` with its top (done twice, undone): an open waste's card
+    listed by the kernels that read a pile's top."""
+    top_i = lens[p] - 1
+    piles[p, i], piles[p, top_i] = piles[p, top_i], piles[p, i]
+
+
+@kernel(inline="always")
+def taker_bit(card, build, succ):
+    """The bit of the ``build_key`` of the cards ``card`` may go on (none when it goes on
+    none): or-ed over the cards that could move, a mask of the cards something could go on."""
+    key = wanted_key(card, build, succ)
+    return 1 << key if key >= 0 else 0
+
+
 @kernel(inline="always")
 def deal_stock(deck, dealt, piles, lens, down, vars, stock):
     """The deck's cards from ``dealt`` on face down in pile ``stock``, the deck's next card on

@@ -13,6 +13,7 @@ from simsol.engine.piles import (
     BUILD,
     GRAB_ANY_PART,
     GRAB_WHOLE,
+    OPEN_STOCK,
     PILE_MOVE_KINDS,
     RANK,
     SPACE_ANY,
@@ -26,14 +27,17 @@ from simsol.engine.piles import (
     WORRY_BACK,
     apply_stock,
     apply_transfer,
+    bring_to_top,
     build_key,
     deal_stock,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
+    open_the_stock,
     stock_keeps_moves,
-    wanted_key,
+    swap_to_top,
+    taker_bit,
 )
 from simsol.engine.state import V_PASSES, game_counters
 from simsol.games.base import declare
@@ -53,7 +57,6 @@ OPTIONS = (
            boolean=True),
 )
 R_DRAW, R_REDEALS, R_PARTIAL, R_SPACE, R_WORRY = range(len(OPTIONS))
-OPEN_STOCK = 0  # ``draw`` in the solver's relaxation only (``solver_relax``): every stock card open
 SPACE_KINGS_THEN_ANY, SPACE_LITERAL, SPACE_KINGS_ONLY = range(len(SPACE_READINGS))
 
 PRESETS = {
@@ -173,13 +176,6 @@ def waste_top_moves(pos, rules, moves, n, closed):
 
 
 @kernel(inline="always")
-def taker_bit(card):
-    """The bit of the ``build_key`` of the cards ``card`` may go on (none for a King)."""
-    key = wanted_key(card, ALTERNATE_COLOURS, SUCC_UP)
-    return 1 << key if key >= 0 else 0
-
-
-@kernel(inline="always")
 def open_waste_moves(pos, rules, moves, n):
     """The moves of every waste card, with the stock open (``solver_relax``): each to its
     foundation and into a space, and onto a pile only while some card could go on it next (a
@@ -193,20 +189,18 @@ def open_waste_moves(pos, rules, moves, n):
     takers = 0  # a bit per build key some movable card wants (``wanted_key``)
     for p in range(T0, T0 + NT):
         for i in range(down[p], lens[p] if rules[R_PARTIAL] else min(down[p] + 1, lens[p])):
-            takers |= taker_bit(piles[p, i])
+            takers |= taker_bit(piles[p, i], ALTERNATE_COLOURS, SUCC_UP)
     for i in range(lens[WASTE]):
-        takers |= taker_bit(piles[WASTE, i])
+        takers |= taker_bit(piles[WASTE, i], ALTERNATE_COLOURS, SUCC_UP)
     if rules[R_WORRY]:
         for f in range(F0, F0 + NF):
             if lens[f] > 0:
-                takers |= taker_bit(piles[f, lens[f] - 1])
-    top = lens[WASTE] - 1
-    for i in range(top, -1, -1):
-        card = piles[WASTE, i]
-        closed = 0 if (takers >> build_key(card, ALTERNATE_COLOURS)) & 1 else (1 << NT) - 1
-        piles[WASTE, i], piles[WASTE, top] = piles[WASTE, top], card
-        n = waste_top_moves(pos, rules, moves, n, closed)  # card ``i`` on top while listed
-        piles[WASTE, i], piles[WASTE, top] = piles[WASTE, top], piles[WASTE, i]
+                takers |= taker_bit(piles[f, lens[f] - 1], ALTERNATE_COLOURS, SUCC_UP)
+    for i in range(lens[WASTE] - 1, -1, -1):
+        wanted = (takers >> build_key(piles[WASTE, i], ALTERNATE_COLOURS)) & 1
+        swap_to_top(piles, lens, WASTE, i)
+        n = waste_top_moves(pos, rules, moves, n, 0 if wanted else (1 << NT) - 1)
+        swap_to_top(piles, lens, WASTE, i)
     return n
 
 
@@ -650,35 +644,11 @@ def apply(pos, rules, move, rng):
     return turned or src == WASTE
 
 
-@kernel(inline="always")
-def bring_to_top(piles, lens, p, card):
-    """Move ``card`` to the top of pile ``p``, the cards above it one place down (their order
-    kept, so a pile played from in any order holds its cards in one order)."""
-    i = lens[p] - 1
-    while piles[p, i] != card:
-        i -= 1
-    for j in range(i, lens[p] - 1):
-        piles[p, j] = piles[p, j + 1]
-    piles[p, lens[p] - 1] = card
-
-
 @kernel
 def solver_relax(pos, rules, relaxed):
-    """The solver's relaxation (engine/solver.py): the same position with the stock open, every
-    card of the stock and the waste playable at any time (the stock's cards put into the
-    waste, ``relaxed`` the rules with ``draw`` = ``OPEN_STOCK``).  Every line of the real game
-    is a line of this one (a stock turn or a redeal is dropped, and a waste top is a waste
-    card), so a position it cannot win the real game cannot either."""
-    piles, lens, down, vars = pos
-    for k in range(rules.shape[0]):
-        relaxed[k] = rules[k]
-    relaxed[R_DRAW] = OPEN_STOCK
-    while lens[STOCK_PILE] > 0:
-        piles[WASTE, lens[WASTE]] = piles[STOCK_PILE, lens[STOCK_PILE] - 1]
-        lens[WASTE] += 1
-        lens[STOCK_PILE] -= 1
-    down[STOCK_PILE] = 0
-    return True
+    """The solver's relaxation (engine/solver.py): the stock open, every card of the stock and
+    the waste playable at any time (``open_the_stock``, the proof beside it)."""
+    return open_the_stock(pos, rules, relaxed, STOCK_PILE, WASTE, R_DRAW)
 
 
 GAME = declare(globals())
