@@ -409,13 +409,15 @@ def open_stock_moves(text: str, preset: str = "standard") -> set[tuple]:
 
 def test_the_klondike_relaxation_opens_every_stock_and_waste_card():
     """Every card of the stock and the waste may go up, or onto a pile where a movable card
-    could go on it next; nothing turns the stock."""
+    could go on it next (with Kings-only spaces, into a space too; under the book's spaces a
+    King may always go into one); nothing turns the stock."""
     moves = open_stock_moves("stock: (2♠) (9♣) (K♦)\nwaste: A♠ 8♠\ntableau1: 9♦\n"
                              "tableau2: (5♣) 7♥\ntableau3:\nfoundation1:")
     assert moves == {("waste_to_foundation", "waste", "foundation1", 1),  # A♠, under 8♠
-                     ("waste_to_tableau", "waste", "tableau1", 1),  # 8♠ onto 9♦: 7♥ fits it
-                     ("waste_to_tableau", "waste", "tableau3", 1)}  # K♦, from the stock
-    assert len([m for m in moves if m[0] == "stock"]) == 0
+                     ("waste_to_tableau", "waste", "tableau1", 1)}  # 8♠ onto 9♦: 7♥ fits it
+    book = open_stock_moves("stock: (2♠) (9♣) (K♦)\nwaste: A♠ 8♠\ntableau1: 9♦\n"
+                            "tableau2: (5♣) 7♥\ntableau3:\nfoundation1:", "book")
+    assert book == moves | {("waste_to_tableau", "waste", "tableau3", 1)}  # K♦, from the stock
 
 
 @pytest.mark.parametrize("others, standard, book", [
@@ -430,6 +432,19 @@ def test_the_relaxation_puts_a_waste_card_on_a_pile_only_for_a_card_to_go_on_it(
     onto_nine = ("waste_to_tableau", "waste", "tableau1", 1)
     assert (onto_nine in open_stock_moves(text)) == standard
     assert (onto_nine in open_stock_moves(text, "book")) == book
+
+
+@pytest.mark.parametrize("others, listed", [("", False), ("tableau2: (5♣) Q♥", True),
+                                            ("tableau2: (5♣) Q♣", False)])
+def test_with_kings_only_spaces_the_relaxation_puts_a_waste_king_in_a_space_only_for_a_queen(
+        others, listed):
+    """K♠ from the open waste into a space serves only as a place for a red Queen under
+    Kings-only spaces; under the book's spaces a King placed opens the spaces to any card
+    sooner, so it may always go."""
+    text = "waste: K♠\ntableau1:\n" + others
+    to_space = ("waste_to_tableau", "waste", "tableau1", 1)
+    assert (to_space in open_stock_moves(text)) == listed
+    assert to_space in open_stock_moves(text, "book")
 
 
 @pytest.mark.parametrize("preset, rules", [("standard", {}), ("book", {}),

@@ -148,7 +148,7 @@ def generate(pos, rules, moves, n):
     if rules[R_DRAW] == OPEN_STOCK:
         n = open_waste_moves(pos, rules, moves, n)
     else:
-        n = waste_top_moves(pos, rules, moves, n, 0)
+        n = waste_top_moves(pos, rules, moves, n, 0, 0)
     if rules[R_WORRY]:
         space = space_rule(piles, lens, down, vars, rules[R_SPACE])
         for f in range(F0, F0 + NF):
@@ -162,9 +162,9 @@ def generate(pos, rules, moves, n):
 
 
 @kernel(inline="always")
-def waste_top_moves(pos, rules, moves, n, closed):
-    """The waste top's moves: to its foundation, onto a pile (but those whose bits are set in
-    ``closed``), into a space."""
+def waste_top_moves(pos, rules, moves, n, closed, dead):
+    """The waste top's moves: to its foundation, onto a pile and into a space (but those whose
+    bits are set in ``closed`` and ``dead``)."""
     piles, lens, down, vars = pos
     if lens[WASTE] == 0:
         return n
@@ -172,19 +172,22 @@ def waste_top_moves(pos, rules, moves, n, closed):
                           WASTE_TO_FOUNDATION, moves, n)
     space = space_rule(piles, lens, down, vars, rules[R_SPACE])
     return gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
-                               space, WASTE_TO_TABLEAU, moves, n, closed)
+                               space, WASTE_TO_TABLEAU, moves, n, closed, dead)
 
 
 @kernel(inline="always")
 def open_waste_moves(pos, rules, moves, n):
     """The moves of every waste card, with the stock open (``solver_relax``): each to its
-    foundation and into a space, and onto a pile only while some card could go on it next (a
-    face-up card of the tableau that can move, a waste card, a foundation's top with worrying
-    back).  Why no win is lost: with every waste card open, a card taken from the waste onto a
-    pile serves only as a place for the next card; in a winning line, put it there just before
-    the first move that uses it (a card onto it, or itself or a run holding it moved on: the
-    card then goes there straight from the waste, or up from it); the moves between stay legal,
-    since its pile's top was only the freer for it, and then that card can go on it."""
+    foundation, and onto a pile only while some card could go on it next (a face-up card of
+    the tableau that can move, a waste card, a foundation's top with worrying back); with
+    Kings-only spaces, into a space on the same terms.  Why no win is lost: with every waste
+    card open, a card taken from the waste onto a pile (or a King into a space) serves only as
+    a place for the next card; in a winning line, put it there just before the first move that
+    uses it (a card onto it, or itself or a run holding it moved on: the card then goes there
+    straight from the waste, or up from it); the moves between stay legal, since its pile's
+    top (or the space) was only the freer for it, and then that card can go on it.  (Under the
+    book's spaces a King put in a space counts towards opening the spaces to any card, so
+    there it may always go.)"""
     piles, lens, down, vars = pos
     takers = 0  # a bit per build key some movable card wants (``wanted_key``)
     for p in range(T0, T0 + NT):
@@ -196,10 +199,12 @@ def open_waste_moves(pos, rules, moves, n):
         for f in range(F0, F0 + NF):
             if lens[f] > 0:
                 takers |= taker_bit(piles[f, lens[f] - 1], ALTERNATE_COLOURS, SUCC_UP)
+    every = (1 << NT) - 1
     for i in range(lens[WASTE] - 1, -1, -1):
         wanted = (takers >> build_key(piles[WASTE, i], ALTERNATE_COLOURS)) & 1
         swap_to_top(piles, lens, WASTE, i)
-        n = waste_top_moves(pos, rules, moves, n, 0 if wanted else (1 << NT) - 1)
+        n = waste_top_moves(pos, rules, moves, n, 0 if wanted else every,
+                            every if not wanted and rules[R_SPACE] == SPACE_KINGS_ONLY else 0)
         swap_to_top(piles, lens, WASTE, i)
     return n
 
