@@ -74,7 +74,7 @@ the budget (a quarter by default).  Klondike's opens the stock: every card of th
 waste may be played at any time, so the stock's turns and its order drop out of the search (a
 card from the open waste goes onto a pile only while a card that could go on it next can
 move).  Of the 17 deals of 200 (Klondike ``standard``, seed 0) the default budget left unknown
-before, the relaxation alone proves 6 unsolvable within 2,528 to 5.5 million positions, where
+before, the relaxation alone proves 6 unsolvable within 2,528 to 3.3 million positions, where
 the real game's search needs 2.9 million to over 30 million.
 
 The budget is split among searches (``restart_nodes``): ``last_share`` of it (three quarters by
