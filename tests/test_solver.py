@@ -472,3 +472,26 @@ def test_the_relaxation_decides_a_deal_the_real_search_cannot_within_the_budget(
     assert deal_solver("klondike", "standard", small)(0, 195)[0] == "unsolvable"
     assert deal_solver("klondike", "standard", {**small, "relax_share": 0.0})(0, 195)[0] == (
         "unknown")
+
+
+EXACT = {"nodes": 30_000, "table_mb": 4, "restart_nodes": 0}  # the open stock's search alone
+
+
+def test_with_one_card_turned_and_no_limit_the_open_stock_decides_as_the_real_game():
+    """Klondike turning one card without a redeal limit: any stock card can be turned to the
+    waste's top at any time, so the open stock is the same game (``RELAXES_EXACTLY``) and its
+    verdicts, both ways, are the real game's search's on every deal both decide."""
+    open_stock, real = assert_verdicts_agree("klondike", "draw1", 60, EXACT, {"relax_share": 0.0})
+    assert "solvable" in open_stock and "unsolvable" in open_stock
+
+
+def test_the_open_stocks_winning_lines_replay_as_real_lines_with_the_turns():
+    """A win of the open stock is played as the real game's line, the stock turned before each
+    card it takes from the stock or the waste (``realize_line``): every solvable verdict is a
+    won record of the ordinary loop."""
+    solve = deal_solver("klondike", "draw1", EXACT)
+    solvable = [solve(4, deal)[0] == "solvable" for deal in range(30)]
+    played = simsol.simulate("klondike", preset="draw1", policy="solver", policy_options=EXACT,
+                             deals=30, seed=4, workers=1).data
+    assert sum(solvable) >= 10
+    assert list(played["won"]) == solvable

@@ -345,6 +345,10 @@ def gen_stock_move(lens, vars, stock, waste, draw, redeals, moves, n):
 
 
 OPEN_STOCK = 0  # ``draw`` in a solver's relaxation only (``open_the_stock``): every card open
+# What a game's ``solver_relax`` returns: no relaxation; one (a game in which every real line can
+# be played); one that is exact (it wins exactly when the real game does, and its line becomes
+# the real game's by playing the stock's turns in between: engine/solver.py)
+NO_RELAXATION, RELAXES, RELAXES_EXACTLY = range(3)
 
 
 @kernel(inline="always")
@@ -365,7 +369,7 @@ def open_the_stock(pos, rules, relaxed, stock, waste, r_draw):
         lens[stock] -= 1
     down[stock] = 0
     down[waste] = 0
-    return True
+    return RELAXES
 
 
 @kernel(inline="always")

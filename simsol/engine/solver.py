@@ -125,6 +125,7 @@ from simsol.engine.loop import (  # bound per game
     is_won,
     list_moves,
 )
+from simsol.engine.piles import NO_RELAXATION, RELAXES_EXACTLY
 from simsol.engine.state import (
     M_DST,
     M_KIND,
@@ -443,8 +444,9 @@ def solve(pos, rules, rng, policy, work):
         allowed = left if unit == 0 or left <= kept else min(unit * luby(attempt + 1),
                                                              left - kept)
         if allowed == left and relax > 0:  # before the last search
-            if relaxed_search(pos, rules, rng, policy, work, min(relax, left)) == UNSOLVABLE:
-                return UNSOLVABLE
+            verdict = relaxed_search(pos, rules, rng, policy, work, relax, left)
+            if verdict != UNKNOWN:
+                return verdict
             relax = 0
             left = budget - meta[NODES]
             if left <= 0:
@@ -459,21 +461,89 @@ def solve(pos, rules, rng, policy, work):
 
 
 @template(compile_as=kernel(inline="always"))
-def relaxed_search(pos, rules, rng, policy, work, budget):
+def relaxed_search(pos, rules, rng, policy, work, share, left):
     """Search the game's relaxation of ``pos`` (its ``solver_relax``, a game in which every line
-    of the real one can be played, with its proof beside it) for at most ``budget`` nodes:
-    UNSOLVABLE proves the deal unsolvable; anything else says nothing (UNKNOWN for a game with
-    no relaxation).  Its positions count in the budget; its line and its foundation count
-    (``MOST_FOUNDATION``, the hop player's estimate) are the relaxed game's, so are not kept."""
+    of the real one can be played, with its proof beside it) for at most ``share`` of the
+    ``left`` nodes: UNSOLVABLE proves the deal unsolvable.  Where the game says the relaxation
+    is exact (``RELAXES_EXACTLY``: Klondike's open stock when one card is turned at a time
+    without a limit, since any card can then be turned to the waste's top) it is the same game
+    with fewer positions, so it has all ``left`` (no last search of the real game follows), and
+    a win is the real game's too, its line realized with the stock's turns
+    (``realize_line``): SOLVABLE.  Anything else says nothing: UNKNOWN.  Its positions count in
+    the budget; its foundation count (``MOST_FOUNDATION``, the hop player's estimate) is the
+    relaxed game's, so is not kept."""
     root = relaxed_root(work)
     copy_position(pos, root)
-    if not game_solver_relax(root, rules, work.relaxed_rules):
+    relaxation = game_solver_relax(root, rules, work.relaxed_rules)
+    if relaxation == NO_RELAXATION:
         return UNKNOWN
+    budget = left if relaxation == RELAXES_EXACTLY else min(share, left)
     most = work.meta[MOST_FOUNDATION]
     verdict = search(root, work.relaxed_rules, rng, policy, work, budget, np.uint64(0), True)
     work.meta[MOST_FOUNDATION] = most
+    if verdict == SOLVABLE and relaxation == RELAXES_EXACTLY and realize_line(pos, rules, rng,
+                                                                             work):
+        return SOLVABLE
     work.meta[LINE_LENGTH] = 0
-    return verdict
+    return UNSOLVABLE if verdict == UNSOLVABLE else UNKNOWN
+
+
+@template(compile_as=kernel(inline="always"))
+def realize_line(pos, rules, rng, work):
+    """Turn the relaxation's winning line (in ``work.line``) into the real game's from ``pos``:
+    before each of its moves that the real position does not list, play the game's stock turn
+    (the listed move ``keeps_moves`` keeps the stable moves through), at most twice round the
+    cards.  True, with the real line in ``work.line``, when it ends in a won game; False (the
+    line lost) when a move never comes up or the line outgrows ``depth``."""
+    meta = work.meta
+    planned = meta[LINE_LENGTH]
+    for k in range(planned):  # the stack is free once the search is over
+        for c in range(MOVE_COLUMNS):
+            work.rows[k, c] = work.line[k, c]
+    cur = level(work, 0)
+    copy_position(pos, cur)
+    for k in range(rng.shape[0]):
+        work.rngs[0, k] = rng[k]
+    length = 0
+    most_turns = 2 * pos.piles.shape[1] + 2
+    for k in range(planned):
+        turns = 0
+        while True:
+            n = list_moves(cur, rules, work.listed)
+            row = listed_row(work.listed, n, work.rows, k)
+            if row < 0:
+                row = stock_turn_row(work.listed, n)
+                turns += 1
+                if row < 0 or turns > most_turns:
+                    return False
+            if length >= work.line.shape[0]:
+                return False
+            for c in range(MOVE_COLUMNS):
+                work.line[length, c] = work.listed[row, c]
+            length += 1
+            apply_listed(cur, rules, work.line[length - 1], work.rngs[0])
+            if same_move(work.line, length - 1, work.rows, k):
+                break
+    meta[LINE_LENGTH] = length
+    return is_won(cur)
+
+
+@kernel(inline="always")
+def listed_row(moves, n, line, k):
+    """The row among the ``n`` listed of ``line``'s move ``k``, or -1."""
+    for i in range(n):
+        if same_move(moves, i, line, k):
+            return i
+    return -1
+
+
+@template(compile_as=kernel(inline="always"))
+def stock_turn_row(moves, n):
+    """The row of the listed stock turn (or redeal), or -1."""
+    for i in range(n):
+        if game_keeps_moves(moves[i]):
+            return i
+    return -1
 
 
 @kernel(inline="always")

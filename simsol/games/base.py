@@ -61,6 +61,7 @@ from typing import Any, Callable
 from simsol.cards import DeckSpec
 from simsol.engine.hashing import pile_hash
 from simsol.engine.jit import kernel
+from simsol.engine.piles import NO_RELAXATION
 from simsol.rules import Option
 
 
@@ -100,7 +101,7 @@ def never_dead(pos, rules, move, fresh):
 @kernel(inline="always")
 def no_relaxation(pos, rules, relaxed):
     """For games without a relaxation: the solver searches none (see ``solver_relax``)."""
-    return False
+    return NO_RELAXATION
 
 
 @kernel(inline="always")

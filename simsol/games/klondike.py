@@ -16,6 +16,7 @@ from simsol.engine.piles import (
     OPEN_STOCK,
     PILE_MOVE_KINDS,
     RANK,
+    RELAXES_EXACTLY,
     SPACE_ANY,
     SPACE_KINGS,
     STOCK,
@@ -652,8 +653,15 @@ def apply(pos, rules, move, rng):
 @kernel
 def solver_relax(pos, rules, relaxed):
     """The solver's relaxation (engine/solver.py): the stock open, every card of the stock and
-    the waste playable at any time (``open_the_stock``, the proof beside it)."""
-    return open_the_stock(pos, rules, relaxed, STOCK_PILE, WASTE, R_DRAW)
+    the waste playable at any time (``open_the_stock``, the proof beside it).  Exact when one
+    card is turned at a time without a redeal limit: each card of the stock and the waste then
+    comes to the waste's top in turn, every pass, and turning changes nothing else, so any
+    card of them can be played at any time in the real game too (the order the others are
+    left in never matters, for the same reason)."""
+    relaxation = open_the_stock(pos, rules, relaxed, STOCK_PILE, WASTE, R_DRAW)
+    if rules[R_DRAW] == 1 and rules[R_REDEALS] < 0:
+        return RELAXES_EXACTLY
+    return relaxation
 
 
 GAME = declare(globals())
