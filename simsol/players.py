@@ -84,7 +84,11 @@ class Base:
 #    keeps three quarters of its budget, not half, for the last search; the solver's Klondike
 #    results move, every other game and player (hop too: its settings keep the old split and
 #    no relaxation) plays as in 12.
-PLAYERS_VERSION = 13
+# 14: Klondike's open stock is exact when one card is turned without a redeal limit
+#    (``RELAXES_EXACTLY``): it has the rest of the budget in place of the last search and its
+#    wins are realized as real lines; the solver's results under those rules move, every other
+#    rule set, game and player plays as in 13.
+PLAYERS_VERSION = 14
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (
