@@ -75,7 +75,11 @@ waste may be played at any time, so the stock's turns and its order drop out of 
 card from the open waste goes onto a pile only while a card that could go on it next can
 move).  Of the 17 deals of 200 (Klondike ``standard``, seed 0) the default budget left unknown
 before, the relaxation alone proves 6 unsolvable within 2,528 to 3.3 million positions, where
-the real game's search needs 2.9 million to over 30 million.
+the real game's search needs 2.9 million to over 30 million.  A relaxation may be exact (the
+game's ``RELAXES_EXACTLY``: Klondike's open stock when one card is turned at a time without a
+redeal limit, since any card can then be turned to the waste's top): it then has the rest of
+the budget in place of the last search, and its win is realized as a real line by turning the
+stock before each card it takes (``realize_line``).
 
 The budget is split among searches (``restart_nodes``): ``last_share`` of it (three quarters by
 default, the relaxation's share included) to one last search that can still prove a deal
