@@ -512,10 +512,12 @@ def realize_line(pos, rules, rng, work):
     most_turns = 2 * pos.piles.shape[1] + 2
     for k in range(planned):
         turns = 0
-        while True:
+        played = False
+        while not played:
             n = list_moves(cur, rules, work.listed)
             row = listed_row(work.listed, n, work.rows, k)
-            if row < 0:
+            played = row >= 0
+            if not played:
                 row = stock_turn_row(work.listed, n)
                 turns += 1
                 if row < 0 or turns > most_turns:
@@ -524,10 +526,8 @@ def realize_line(pos, rules, rng, work):
                 return False
             for c in range(MOVE_COLUMNS):
                 work.line[length, c] = work.listed[row, c]
+            apply_listed(cur, rules, work.line[length], work.rngs[0])
             length += 1
-            apply_listed(cur, rules, work.line[length - 1], work.rngs[0])
-            if same_move(work.line, length - 1, work.rows, k):
-                break
     meta[LINE_LENGTH] = length
     return is_won(cur)
 

@@ -146,7 +146,8 @@ def generate(pos, rules, moves, n):
     """The waste's moves, worrying back, then the stock.  With the stock open (``OPEN_STOCK``,
     the solver's relaxation) every waste card's moves and no stock turn."""
     piles, lens, down, vars = pos
-    if rules[R_DRAW] == OPEN_STOCK:
+    open_stock = rules[R_DRAW] == OPEN_STOCK
+    if open_stock:
         n = open_waste_moves(pos, rules, moves, n)
     else:
         n = waste_top_moves(pos, rules, moves, n, 0, 0)
@@ -156,7 +157,7 @@ def generate(pos, rules, moves, n):
             if lens[f] > 0:
                 n = gen_card_to_tableau(piles, lens, down, f, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
                                         space, WORRY_BACK, moves, n)
-    if rules[R_DRAW] == OPEN_STOCK:
+    if open_stock:
         return n
     return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
                           moves, n)
