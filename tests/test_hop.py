@@ -62,7 +62,7 @@ OPEN_WINS = [c for c in CASES if c.end == "won" and "(" not in c.position]
 
 
 @pytest.mark.parametrize("mode", [{"halving": False}, {"halving": True},
-                                  {"lines": True, "closure": 200}],
+                                  {"lines": True, "closure": 50}],
                          ids=["one-round", "halving", "lines"])
 @pytest.mark.parametrize("case", OPEN_WINS, ids=[f"{c.game}-{c.name}" for c in OPEN_WINS])
 def test_hop_wins_a_winnable_position_with_every_card_in_sight(case, mode):
