@@ -51,6 +51,7 @@ from simsol.players import BASES, FEATURE_NAMES, Base, work_for
 from simsol.rules import SimsolError, read_toml, suggest, unknown
 
 KIND_GAP = 100.0  # heuristic kind weights: far enough apart that features only break ties
+SOLVER_BASE = "solver"  # its settings may have a game's own defaults (SOLVER_DEFAULTS)
 TIES_BY = "ties_by"  # greedy's tie rule: a feature, each game's default its GREEDY_TIES
 
 
@@ -457,7 +458,10 @@ def for_game(game, config: PolicyConfig) -> PolicyConfig:
     (``HEURISTIC_WEIGHTS`` and ``HEURISTIC_KINDS`` in the game's module: where the shared
     defaults mislead, such as preferring the longer source pile in Grandma's Patience, or where
     a good player holds a kind of move back, such as Klondike's cards to the foundations that a
-    tableau card may still want); the id lists changes from these, not from the shared ones."""
+    tableau card may still want); the exact solver's settings (``SOLVER_DEFAULTS``); the id
+    lists changes from these, not from the shared ones."""
+    if config.base == SOLVER_BASE and game.solver_defaults:
+        return replace(config, values={**config.values, **game.solver_defaults})
     if config.player.setting(TIES_BY) is not None and game.greedy_ties != NO_FEATURE:
         return replace(config, values={**config.values, TIES_BY: game.greedy_ties})
     if config.player.rolls_out and game.lookahead_order and not config.order:

@@ -75,9 +75,9 @@ from simsol.engine.streams import GAME_STREAM, N_STREAMS, POLICY_STREAM, init_st
 FALLBACKS = ("even", "progress", "none")
 # The solver's settings come first, in its slots: the solver reads them as its own (its flags
 # with its defaults, so a world is searched as the solver searches a deal).
-# Where a world's small budget is split otherwise than a deal's: half for the last search, and
-# no search of the game's relaxation (players version 13 changed the solver's, not hop's).
-HOP_SOLVER_DEFAULTS = {"last_share": 0.5, "relax_share": 0.0}
+# Where a world's small budget is split otherwise than a deal's: no search of the game's
+# relaxation, and half for the last search whatever the game (not its SOLVER_DEFAULTS).
+HOP_SOLVER_DEFAULTS = {"relax_share": 0.0}
 HOP_SETTINGS = (
     Setting("nodes", 5_000, "positions the solver may visit in each sampled world, per "
             "candidate move", low=1, high=10**9),

@@ -81,9 +81,10 @@ redeal limit, since any card can then be turned to the waste's top): it then has
 the budget in place of the last search, and its win is realized as a real line by turning the
 stock before each card it takes (``realize_line``).
 
-The budget is split among searches (``restart_nodes``): ``last_share`` of it (three quarters by
-default, the relaxation's share included) to one last search that can still prove a deal
-unsolvable, the rest among short ones, of
+The budget is split among searches (``restart_nodes``): ``last_share`` of it (half by default;
+three quarters, the relaxation's share included, in Klondike and Black Harp, whose dead-end test
+gives the last search proofs to find: a game's ``SOLVER_DEFAULTS``) to one last search that can
+still prove a deal unsolvable, the rest among short ones, of
 ``restart_nodes`` positions times Luby's sequence, the first in the policy's order and every
 later one in a shaken order (``move_rank``).  A depth-first search's time to a win varies
 wildly with the order of its moves, so many short searches in different orders decide far more
@@ -167,9 +168,10 @@ SOLVER_SETTINGS = (
             "order, and one last search has last_share: a deal one order gets lost in, another "
             "may solve at once",
             low=0, high=10**12),
-    Setting("last_share", 0.75, "the share of the budget kept for the last search, the one that "
-            "can prove a deal unsolvable (the rest goes to the short searches)", number=True,
-            low=0.0, high=1.0),
+    Setting("last_share", 0.5, "the share of the budget kept for the last search, the one that "
+            "can prove a deal unsolvable (the rest goes to the short searches; a game may "
+            "default to more, its SOLVER_DEFAULTS: Klondike and Black Harp three quarters)",
+            number=True, low=0.0, high=1.0),
     Setting("shake", 10.0, "how far a restart's shaken order may move a move, in kinds of the "
             "order (below 1: only within its kind; 10, nearly any order)", number=True),
     Setting("dominance", True, "leave out the moves the game's dominance rule proves needless "
@@ -421,7 +423,7 @@ def solve(pos, rules, rng, policy, work):
     """Search from ``pos`` (random streams ``rng``); return the verdict, the winning line in
     ``work.line`` (``meta[LINE_LENGTH]`` moves) when solvable.
 
-    With ``restart_nodes`` the budget less its ``last_share`` (a quarter) is split among
+    With ``restart_nodes`` the budget less its ``last_share`` is split among
     searches of ``restart_nodes`` times Luby's sequence, the first in the policy's order and the
     others shaken (``move_rank``), and one last shaken search has the ``last_share``: a
     depth-first search's time to a win varies wildly with its order, so many short searches

@@ -22,7 +22,9 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   that differ for this game; ``GREEDY_TIES``, a feature greedy rates ties within its best kind by
   (default ``"listed"``: the first listed move); ``LOOKAHEAD_ORDER``, the order of kinds
   lookahead plays and rolls out by where the greedy order misleads its roll-outs (default:
-  ``GREEDY_ORDER``); ``FEATURE_RANGES``, the weight range ``simsol
+  ``GREEDY_ORDER``); ``SOLVER_DEFAULTS``, the exact solver's settings that differ for this game
+  (engine/solver.py: Klondike and Black Harp keep more of the budget for the last search, where
+  their dead-end test proves deals lost); ``FEATURE_RANGES``, the weight range ``simsol
   tune`` searches for a feature meant to move a move past whole kinds (the default range only breaks
   ties within a kind); and, to make the loop guard cheap (engine/loop.py), ``PROGRESS_KINDS``, the
   kinds whose ``apply`` always reports progress (nothing is saved to take them back), and
@@ -157,6 +159,7 @@ class Game:
     lookahead_order: tuple[str, ...] = ()  # lookahead's order of kinds (empty: greedy's)
     heuristic_weights: dict = field(default_factory=dict)  # the built-in heuristic's, changed
     heuristic_kinds: dict = field(default_factory=dict)  # its kind weights, changed
+    solver_defaults: dict = field(default_factory=dict)  # the solver's settings, changed
     feature_ranges: dict = field(default_factory=dict)  # feature -> (low, high) tune searches
     feature_score: Callable = no_game_features
     safe_move: Callable = no_safe_move  # the solver's: a move that cannot be wrong, or -1
@@ -216,6 +219,7 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         lookahead_order=tuple(names.get("LOOKAHEAD_ORDER", ())),
         heuristic_weights=dict(names.get("HEURISTIC_WEIGHTS", {})),
         heuristic_kinds=dict(names.get("HEURISTIC_KINDS", {})),
+        solver_defaults=dict(names.get("SOLVER_DEFAULTS", {})),
         feature_ranges=dict(names.get("FEATURE_RANGES", {})),
         feature_score=names.get("feature_score", no_game_features),
         safe_move=names.get("safe_move", no_safe_move),
