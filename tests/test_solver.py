@@ -11,7 +11,14 @@ from simsol.cards import RANK_NAMES, SUITS
 from simsol.engine.binder import bind
 from simsol.engine.piles import RANK as RANKS
 from simsol.engine.solver import deal_solver
-from simsol.engine.state import END_REASONS, V_MOVES_KEPT
+from simsol.engine.state import (
+    END_REASONS,
+    N_VARS,
+    V_FOUNDATION,
+    V_GAME,
+    V_MOVES_KEPT,
+    V_REDEALS,
+)
 from simsol.games import game_names, get_game
 from simsol.policies import build_policy
 from simsol.positions import play_out
@@ -513,3 +520,127 @@ def test_the_open_stocks_winning_lines_replay_as_real_lines_with_the_turns():
                              deals=30, seed=4, workers=1).data
     assert sum(solvable) >= 10
     assert list(played["won"]) == solvable
+
+
+@pytest.mark.parametrize("draw", [2, 3, 4])
+def test_the_reformulated_deck_reaches_the_cards_the_turns_bring_up(draw):
+    """``reachable_card`` against the turns themselves: from every count of turned cards of
+    decks of every size, the cards some number of turns (a redeal included) brings to the
+    waste's top are exactly those it calls reachable from the counter ``reached_offset`` gives;
+    and two counts get one counter exactly when turns lead from each to the other."""
+    from simsol.engine.piles import reachable_card, reached_offset
+
+    def turn(turned, cards):
+        return 0 if turned == cards else min(turned + draw, cards)
+
+    def reached(turned, cards):  # every count the turns lead to, this one included
+        seen = [turned]
+        while turn(seen[-1], cards) not in seen:
+            seen.append(turn(seen[-1], cards))
+        return set(seen)
+
+    for cards in range(1, 26):
+        for turned in range(cards + 1):
+            tops = {t - 1 for t in reached(turned, cards) if t > 0}
+            offset = reached_offset(turned, cards, draw)
+            assert {i for i in range(cards) if reachable_card(i, cards, offset, draw)} == tops
+            for other in range(cards + 1):
+                mutual = other in reached(turned, cards) and turned in reached(other, cards)
+                assert (reached_offset(other, cards, draw) == offset) == mutual
+
+
+def reformed(position, rules):
+    """``position`` in Klondike's reformulation (``solver_reform``), and its rules."""
+    from simsol.games.klondike import solver_reform
+    copy, new_rules = position.copy(), np.zeros_like(rules)
+    assert solver_reform(copy.state(), rules, new_rules)
+    return copy, new_rules
+
+
+@pytest.mark.parametrize("preset", ["book", "standard"])
+def test_the_reformulation_plays_the_cards_the_turns_bring_up_to_the_same_positions(preset):
+    """Klondike's reformulation (three cards a turn, no redeal limit) on positions of random
+    play: it lists no stock turn, the same other moves, and exactly the waste moves listed at
+    some position the turns alone lead to; and each leads to the position that turns then that
+    move lead to, reformulated (the same cards in the same places, the same counter)."""
+    game = get_game("klondike")
+    rules = encode_rules(game, build_rules(game, preset))
+    entries = bind(game)
+    rng = np.zeros(6, dtype=np.uint64)
+    waste, stock_kind = game.piles.index("waste"), game.move_kinds.index("stock")
+
+    def played(position, row, with_rules):
+        after = position.copy()
+        after.vars[V_MOVES_KEPT] = 0
+        entries.apply_move(after.state(), with_rules, row.copy(), rng)
+        return after
+
+    def listed(position, with_rules):
+        position.vars[V_MOVES_KEPT] = 0
+        return position.legal_rows(with_rules)
+
+    checked = 0
+    for deal in range(6):
+        position = trace("klondike", preset=preset, policy="random", seed=7, deal=deal).position(0)
+        walk = np.random.default_rng(deal)
+        for _ in range(60):
+            rows = listed(position, rules)
+            if len(rows) == 0:
+                break
+            turned, after_turns = position, {}  # waste move -> the position it came up at
+            for _ in range(2 * 24 // 3 + 4):
+                for row in listed(turned, rules):
+                    if row[1] == waste and row[0] != stock_kind:  # not a redeal
+                        after_turns.setdefault(tuple(row), turned)
+                turns = [row for row in listed(turned, rules) if row[0] == stock_kind]
+                if not turns:
+                    break
+                turned = played(turned, turns[0], rules)
+            folded, folded_rules = reformed(position, rules)
+            folded_rows = listed(folded, folded_rules)
+            assert not any(row[0] == stock_kind for row in folded_rows)
+            assert sorted(tuple(row) for row in folded_rows if row[1] != waste) == sorted(
+                tuple(row) for row in rows if row[0] != stock_kind and row[1] != waste)
+            assert sorted(tuple(row) for row in folded_rows if row[1] == waste) == sorted(
+                after_turns)
+            for row in folded_rows:
+                if row[1] == waste:
+                    real = played(after_turns[tuple(row)], row, rules)
+                    expected, _ = reformed(real, rules)
+                    got = played(folded, row, folded_rules)
+                    assert (expected.lens == got.lens).all() and (expected.down == got.down).all()
+                    for p, length in enumerate(got.lens):
+                        assert (expected.piles[p, :length] == got.piles[p, :length]).all()
+                    keyed = [V_FOUNDATION, V_REDEALS, *range(V_GAME, N_VARS)]  # the key's
+                    assert (expected.vars[keyed] == got.vars[keyed]).all()
+                    checked += 1
+            position = played(position, rows[walk.integers(len(rows))], rules)
+    assert checked > 30
+
+
+@pytest.mark.parametrize("preset, rules", [("standard", {}), ("book", {}),
+                                           ("standard", {"worrying_back": True})])
+def test_the_reformulation_decides_as_the_turn_by_turn_search(preset, rules):
+    """The search of Klondike's reformulation (``reform``, on by default) and of the game turn
+    by turn agree on every deal both decide; on the first 60 deals of seed 0 both verdicts
+    come up."""
+    small = {"nodes": 30_000, "table_mb": 4}
+    first = [deal_solver("klondike", preset, small, rules)(0, d)[0] for d in range(60)]
+    second = [deal_solver("klondike", preset, {**small, "reform": False}, rules)(0, d)[0]
+              for d in range(60)]
+    both = [(a, b) for a, b in zip(first, second) if "unknown" not in (a, b)]
+    assert len(both) >= 30 and {"solvable", "unsolvable"} <= {a for a, _ in both}
+    assert all(a == b for a, b in both), list(zip(first, second))
+
+
+def test_the_reformulations_winning_lines_replay_as_real_lines_with_the_turns():
+    """A win of the reformulation is played as the real game's line, the stock turned before
+    each card it plays from the deck (``realize_line``): every solvable verdict is a won record
+    of the ordinary loop, on Klondike ``standard`` as on the book's rules."""
+    for preset in ("standard", "book"):
+        solve = deal_solver("klondike", preset, SMALL)
+        solvable = [solve(4, deal)[0] == "solvable" for deal in range(30)]
+        played = simsol.simulate("klondike", preset=preset, policy="solver",
+                                 policy_options=SMALL, deals=30, seed=4, workers=1).data
+        assert sum(solvable) >= 10
+        assert list(played["won"]) == solvable

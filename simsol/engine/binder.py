@@ -62,7 +62,7 @@ def _unbound(*args):
 GAME_NAMES = ("game_setup", "game_generate_stable", "game_generate", "game_apply",
               "game_keeps_moves", "game_feature_score", "game_safe_move",
               "game_solver_skips", "game_solver_pile_hash", "game_solver_dead",
-              "game_solver_relax")
+              "game_solver_relax", "game_solver_reform")
 
 
 @dataclass(frozen=True)

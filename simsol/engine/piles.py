@@ -373,6 +373,74 @@ def open_the_stock(pos, rules, relaxed, stock, waste, r_draw):
 
 
 @kernel(inline="always")
+def reach_the_stock(pos, rules, reformed, stock, waste, r_draw, r_redeals, v_offset):
+    """A solver's exact reformulation of a stock game (``solver_reform``, engine/solver.py),
+    where ``draw`` turns more than one card at a time and the waste may be turned over without a
+    limit: the same game with the stock's turns folded into the plays they lead to.  The stock's
+    and the waste's cards lie in one pile, ``waste``, in the order the turns bring them round
+    (the waste from its bottom, then the stock from its top: the *deck*); how many of them are
+    turned (the real waste's length) is counter ``v_offset`` (``reached_offset``), and a card of
+    the deck is played straight from there if some number of turns brings it to the top of the
+    real waste (``reachable_card``).  ``reformed`` gets the rules with ``draw`` (slot
+    ``r_draw``) negated, which says so to the game's kernels.  False (nothing changed) where
+    the game is not so: one card a turn (the open stock is exact then), or a redeal limit (which
+    cards come up then depends on the redeals left)."""
+    piles, lens, down, vars = pos
+    draw = rules[r_draw]
+    if draw <= 1 or rules[r_redeals] >= 0:
+        return False
+    for k in range(rules.shape[0]):
+        reformed[k] = rules[k]
+    reformed[r_draw] = -draw
+    turned = lens[waste]
+    while lens[stock] > 0:
+        piles[waste, lens[waste]] = piles[stock, lens[stock] - 1]
+        lens[waste] += 1
+        lens[stock] -= 1
+    down[stock] = 0
+    down[waste] = 0
+    vars[v_offset] = reached_offset(turned, lens[waste], draw)
+    return True
+
+
+@kernel(inline="always")
+def reached_offset(turned, cards, draw):
+    """The reformulation's counter for ``turned`` cards of the deck's ``cards`` turned (see
+    ``reach_the_stock``): 0 where the turns go round through the deck's start, every ``draw``
+    cards (``turned`` a multiple of ``draw``, or the whole deck), for every such count leads by
+    turns to every other and so to one future; else ``turned`` + 1, off that cycle until the
+    next redeal.  One position, one key: the real game's positions that differ only by turns
+    round that cycle are one here."""
+    if turned % draw == 0 or turned == cards:
+        return 0
+    return turned + 1
+
+
+@kernel(inline="always")
+def reachable_card(i, cards, offset, draw):
+    """Card ``i`` (from the bottom) of a reformulated deck of ``cards`` (``reach_the_stock``)
+    can come to the waste's top by turns from counter ``offset``: it is the last card of a
+    turn, counted from the deck's start (``i + 1`` a multiple of ``draw``) or the deck's last,
+    or, off the cycle, the top now or the last card of a later turn of this pass."""
+    if (i + 1) % draw == 0 or i == cards - 1:
+        return True
+    turned = offset - 1
+    return offset > 0 and i + 1 >= turned and (i + 1 - turned) % draw == 0
+
+
+@kernel(inline="always")
+def play_reachable(piles, lens, vars, waste, card, draw, v_offset):
+    """Play ``card`` from a reformulated deck (``reach_the_stock``): the turns that bring it to
+    the waste's top, then take it (put on top, to be moved by the move's transfer); the counter
+    becomes the turned count it leaves, the cards below it."""
+    i = lens[waste] - 1
+    while piles[waste, i] != card:
+        i -= 1
+    bring_to_top(piles, lens, waste, card)
+    vars[v_offset] = reached_offset(i, lens[waste] - 1, draw)
+
+
+@kernel(inline="always")
 def bring_to_top(piles, lens, p, card):
     """Move ``card`` to the top of pile ``p``, the cards above it one place down (their order
     kept, so an open waste played from in any order holds its cards in one order)."""

@@ -45,7 +45,10 @@ A game module states its rules as module-level names, and ends with ``GAME = dec
   whatever is played (a dead end, with its proof beside it), so the solver searches no further
   from it; ``fresh`` at the root of a search, else ``move`` is the move just played, so the
   game may look only at what that move can have changed (the solver's ``dead_ends`` setting
-  turns it off).
+  turns it off).  Optionally ``solver_relax(pos, rules, relaxed)`` (an easier game in which
+  every line of the real one can be played) and ``solver_reform(pos, rules, reformed)`` (the
+  same game with fewer moves, searched in its place: True where the game has one), both with
+  their proofs beside them (engine/solver.py).
   ``STOCK_TURNS_COMMUTE`` (default True; it matters only with ``keeps_moves``): the stable moves
   commute with a move ``keeps_moves`` keeps them through (a stock turn).  Where one is legal
   after a turn, it was legal before it, the turn is still legal after it (or once the moves it
@@ -104,6 +107,12 @@ def never_dead(pos, rules, move, fresh):
 def no_relaxation(pos, rules, relaxed):
     """For games without a relaxation: the solver searches none (see ``solver_relax``)."""
     return NO_RELAXATION
+
+
+@kernel(inline="always")
+def no_reform(pos, rules, reformed):
+    """For games the solver searches as they are (see ``solver_reform``)."""
+    return False
 
 
 @kernel(inline="always")
@@ -167,6 +176,7 @@ class Game:
     solver_pile_hash: Callable = plain_pile_hash  # a pile's share of the solver's key
     solver_dead: Callable = never_dead  # the solver's dead-end test: a position never won
     solver_relax: Callable = no_relaxation  # the solver's relaxation: an easier game to search
+    solver_reform: Callable = no_reform  # the solver's reformulation: the game with fewer moves
     narrow_kinds: tuple[str, ...] = ()  # kinds that change only their two piles (loop guard)
     progress_kinds: tuple[str, ...] = ()  # kinds that always make progress (loop guard)
     stock_turns_commute: bool = True  # the solver may leave stable moves out after a stock turn
@@ -227,6 +237,7 @@ def declare(names: dict[str, Any], **overrides) -> Game:
         solver_pile_hash=names.get("solver_pile_hash", plain_pile_hash),
         solver_dead=names.get("solver_dead", never_dead),
         solver_relax=names.get("solver_relax", no_relaxation),
+        solver_reform=names.get("solver_reform", no_reform),
         narrow_kinds=tuple(names.get("NARROW_KINDS", ())),
         progress_kinds=tuple(names.get("PROGRESS_KINDS", ())),
         stock_turns_commute=names.get("STOCK_TURNS_COMMUTE", True))

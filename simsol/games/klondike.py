@@ -36,6 +36,9 @@ from simsol.engine.piles import (
     gen_tableau_moves,
     gen_to_foundation,
     open_the_stock,
+    play_reachable,
+    reach_the_stock,
+    reachable_card,
     stock_keeps_moves,
     swap_to_top,
     taker_bit,
@@ -92,8 +95,10 @@ PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tu
     f"tableau{i + 1}" for i in range(NT))
 FOUNDATIONS = range(F0, F0 + NF)
 INTERCHANGEABLE = (range(T0, T0 + NT),)  # the tableau: only its cards matter, not their place
-COUNTERS = game_counters("kings_in_spaces")  # bit mask of the suits whose King went to a space
-(KINGS_IN_SPACES,) = COUNTERS
+# The bit mask of the suits whose King went to a space; and, in the solver's reformulation only
+# (``solver_reform``), where the turns have got to in the deck (0 in the game itself).
+COUNTERS = game_counters("kings_in_spaces", "stock_offset")
+KINGS_IN_SPACES, STOCK_OFFSET = COUNTERS
 keeps_moves = stock_keeps_moves
 NARROW_KINDS = PILE_MOVE_KINDS  # every move changes only its two piles (engine/loop.py)
 PROGRESS_KINDS = ("waste_to_foundation", "waste_to_tableau", "reveal")  # a card leaves the waste or
@@ -144,10 +149,14 @@ def generate_stable(pos, rules, moves):
 @kernel
 def generate(pos, rules, moves, n):
     """The waste's moves, worrying back, then the stock.  With the stock open (``OPEN_STOCK``,
-    the solver's relaxation) every waste card's moves and no stock turn."""
+    the solver's relaxation) every waste card's moves and no stock turn; in the solver's
+    reformulation (``draw`` negative, ``solver_reform``) the moves of every card some turns
+    bring up, and no stock turn."""
     piles, lens, down, vars = pos
-    open_stock = rules[R_DRAW] == OPEN_STOCK
-    if open_stock:
+    open_stock = rules[R_DRAW] <= OPEN_STOCK
+    if rules[R_DRAW] < 0:
+        n = reachable_waste_moves(pos, rules, moves, n)
+    elif open_stock:
         n = open_waste_moves(pos, rules, moves, n)
     else:
         n = waste_top_moves(pos, rules, moves, n, 0, 0)
@@ -175,6 +184,58 @@ def waste_top_moves(pos, rules, moves, n, closed, dead):
     space = space_rule(piles, lens, down, vars, rules[R_SPACE])
     return gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
                                space, WASTE_TO_TABLEAU, moves, n, closed, dead)
+
+
+@kernel(inline="always")
+def reachable_waste_moves(pos, rules, moves, n):
+    """The moves of each card of the reformulated deck that turns can bring to the waste's top
+    (``reachable_card``), in the order the turns bring them: this pass's, then the next's."""
+    piles, lens, down, vars = pos
+    draw, cards, offset = -rules[R_DRAW], lens[WASTE], vars[STOCK_OFFSET]
+    wanted = wanted_now(piles, lens, down, vars, rules)
+    first = offset - 2 if offset > 0 else cards  # this pass's top, off the cycle
+    for i in range(first, cards):
+        if reachable_card(i, cards, offset, draw):
+            n = reachable_top_moves(pos, rules, moves, n, i, wanted)
+    for i in range(min(first, cards)):
+        if reachable_card(i, cards, offset, draw):
+            n = reachable_top_moves(pos, rules, moves, n, i, wanted)
+    return n
+
+
+@kernel(inline="always")
+def reachable_top_moves(pos, rules, moves, n, i, wanted):
+    """The moves of waste card ``i`` as if it lay on top; none where it is not ``wanted``."""
+    if not wanted & bit(pos.piles[WASTE, i]):
+        return n
+    swap_to_top(pos.piles, pos.lens, WASTE, i)
+    n = waste_top_moves(pos, rules, moves, n, 0, 0)
+    swap_to_top(pos.piles, pos.lens, WASTE, i)
+    return n
+
+
+@kernel(inline="always")
+def wanted_now(piles, lens, down, vars, rules):
+    """By bit, the cards a foundation, a face-up pile top or a space could take now (every card
+    where a space takes any): a card of the waste has moves only if it is one."""
+    wanted = np.uint64(0)
+    space = False
+    for suit in range(NF):
+        if lens[F0 + suit] < 13:
+            wanted |= bit(suit * 13 + lens[F0 + suit])
+    for p in range(T0, T0 + NT):
+        if lens[p] == 0:
+            space = True
+        elif lens[p] > down[p] and RANK[piles[p, lens[p] - 1]] > 1:
+            onto = piles[p, lens[p] - 1]
+            for suit in range(NF):
+                if suit % 2 != SUIT[onto] % 2:
+                    wanted |= bit(suit * 13 + RANK[onto] - 2)
+    if space:
+        if space_rule(piles, lens, down, vars, rules[R_SPACE]) == SPACE_ANY:
+            return ALL_UP
+        wanted |= KINGS
+    return wanted
 
 
 @kernel(inline="always")
@@ -443,7 +504,7 @@ def safe_move(pos, rules, moves, n):
         src, dst = moves[i, 1], moves[i, 2]
         if not F0 <= dst < F0 + NF:
             continue
-        if src < T0 and not (src == WASTE and rules[R_DRAW] <= 1):
+        if src < T0 and not (src == WASTE and 0 <= rules[R_DRAW] <= 1):
             continue
         if no_card_needs(lens, moves[i, 4], rules[R_WORRY]):
             return i
@@ -647,7 +708,9 @@ def apply(pos, rules, move, rng):
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
         return False
     src, dst, card = move[1], move[2], move[4]
-    if src == WASTE and rules[R_DRAW] == OPEN_STOCK:
+    if src == WASTE and rules[R_DRAW] < 0:
+        play_reachable(piles, lens, vars, WASTE, card, -rules[R_DRAW], STOCK_OFFSET)
+    elif src == WASTE and rules[R_DRAW] == OPEN_STOCK:
         bring_to_top(piles, lens, WASTE, card)
     if dst >= T0 and lens[dst] == 0 and RANK[card] == 13:
         vars[KINGS_IN_SPACES] |= 1 << SUIT[card]
@@ -667,6 +730,18 @@ def solver_relax(pos, rules, relaxed):
     if rules[R_DRAW] == 1 and rules[R_REDEALS] < 0:
         return RELAXES_EXACTLY
     return relaxation
+
+
+@kernel
+def solver_reform(pos, rules, reformed):
+    """The solver's exact reformulation (engine/solver.py): with three cards turned at a time and
+    no redeal limit, the stock's turns folded into the plays they lead to (``reach_the_stock``).
+    A line of the real game is one of this game with its turns dropped (a play from the waste
+    is of a card the turns since the last play brought up, from where the deck was turned to;
+    the tableau's moves never touch the deck); a line of this game is a real one with, before
+    each play from the deck, the turns that bring its card up."""
+    return reach_the_stock(pos, rules, reformed, STOCK_PILE, WASTE, R_DRAW, R_REDEALS,
+                           STOCK_OFFSET)
 
 
 GAME = declare(globals())
