@@ -359,17 +359,31 @@ def open_the_stock(pos, rules, relaxed, stock, waste, r_draw):
     Every line of the real game is a line of this one (drop its stock turns and redeals; a
     waste top is a waste card), whatever the draw or the redeal limit, so a position it cannot
     win the real game cannot either."""
-    piles, lens, down, vars = pos
+    rules_with(rules, relaxed, r_draw, OPEN_STOCK)
+    deck_into_waste(pos, stock, waste)
+    return RELAXES
+
+
+@kernel(inline="always")
+def rules_with(rules, changed, slot, value):
+    """``changed`` gets ``rules`` with option ``slot`` set to ``value``."""
     for k in range(rules.shape[0]):
-        relaxed[k] = rules[k]
-    relaxed[r_draw] = OPEN_STOCK
+        changed[k] = rules[k]
+    changed[slot] = value
+
+
+@kernel(inline="always")
+def deck_into_waste(pos, stock, waste):
+    """The stock's cards onto the waste, its top first, all face up: the waste then holds every
+    card in the order the turns bring them round (the waste from its bottom, then the stock
+    from its top)."""
+    piles, lens, down, vars = pos
     while lens[stock] > 0:
         piles[waste, lens[waste]] = piles[stock, lens[stock] - 1]
         lens[waste] += 1
         lens[stock] -= 1
     down[stock] = 0
     down[waste] = 0
-    return RELAXES
 
 
 @kernel(inline="always")
@@ -385,21 +399,13 @@ def reach_the_stock(pos, rules, reformed, stock, waste, r_draw, r_redeals, v_off
     ``r_draw``) negated, which says so to the game's kernels.  False (nothing changed) where
     the game is not so: one card a turn (the open stock is exact then), or a redeal limit (which
     cards come up then depends on the redeals left)."""
-    piles, lens, down, vars = pos
     draw = rules[r_draw]
     if draw <= 1 or rules[r_redeals] >= 0:
         return False
-    for k in range(rules.shape[0]):
-        reformed[k] = rules[k]
-    reformed[r_draw] = -draw
-    turned = lens[waste]
-    while lens[stock] > 0:
-        piles[waste, lens[waste]] = piles[stock, lens[stock] - 1]
-        lens[waste] += 1
-        lens[stock] -= 1
-    down[stock] = 0
-    down[waste] = 0
-    vars[v_offset] = reached_offset(turned, lens[waste], draw)
+    rules_with(rules, reformed, r_draw, -draw)
+    turned = pos.lens[waste]
+    deck_into_waste(pos, stock, waste)
+    pos.vars[v_offset] = reached_offset(turned, pos.lens[waste], draw)
     return True
 
 
