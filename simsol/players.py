@@ -96,9 +96,10 @@ class Base:
 #    Klondike and Black Harp as in 14 (version 13 moved Black Harp's and the eight games' solver
 #    results too, which its note above did not say).
 # 16: the solver searches a game's exact reformulation in its place (``solver_reform``: Klondike
-#    with three cards a turn and no redeal limit, every card the stock's turns can bring up
-#    played at once, and the turns round the deck's cycle one position), so the solver's and
-#    hop's results under those rules move; every other rule set, game and player plays as in 15.
+#    and Canfield with three cards a turn and no redeal limit, every card the stock's turns can
+#    bring up played at once, and the turns round the deck's cycle one position; Canfield
+#    without worrying back), so the solver's and hop's results under those rules move; every
+#    other rule set, game and player plays as in 15.
 PLAYERS_VERSION = 16
 
 SIMPLE = "simsol.engine.choice:choose_simple"

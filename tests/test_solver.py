@@ -550,20 +550,21 @@ def test_the_reformulated_deck_reaches_the_cards_the_turns_bring_up(draw):
 
 
 def reformed(position, rules):
-    """``position`` in Klondike's reformulation (``solver_reform``), and its rules."""
-    from simsol.games.klondike import solver_reform
+    """``position`` in its game's reformulation (``solver_reform``), and its rules."""
     copy, new_rules = position.copy(), np.zeros_like(rules)
-    assert solver_reform(copy.state(), rules, new_rules)
+    assert position.game.solver_reform(copy.state(), rules, new_rules)
     return copy, new_rules
 
 
-@pytest.mark.parametrize("preset", ["book", "standard"])
-def test_the_reformulation_plays_the_cards_the_turns_bring_up_to_the_same_positions(preset):
-    """Klondike's reformulation (three cards a turn, no redeal limit) on positions of random
+@pytest.mark.parametrize("game_name, preset", [("klondike", "book"), ("klondike", "standard"),
+                                               ("canfield", "book"), ("canfield", "solvitaire")])
+def test_the_reformulation_plays_the_cards_the_turns_bring_up_to_the_same_positions(game_name,
+                                                                                     preset):
+    """A game's reformulation (three cards a turn, no redeal limit) on positions of random
     play: it lists no stock turn, the same other moves, and exactly the waste moves listed at
     some position the turns alone lead to; and each leads to the position that turns then that
     move lead to, reformulated (the same cards in the same places, the same counter)."""
-    game = get_game("klondike")
+    game = get_game(game_name)
     rules = encode_rules(game, build_rules(game, preset))
     entries = bind(game)
     rng = np.zeros(6, dtype=np.uint64)
@@ -581,14 +582,17 @@ def test_the_reformulation_plays_the_cards_the_turns_bring_up_to_the_same_positi
 
     checked = 0
     for deal in range(6):
-        position = trace("klondike", preset=preset, policy="random", seed=7, deal=deal).position(0)
+        position = trace(game_name, preset=preset, policy="random", seed=7, deal=deal).position(0)
+        if "base_rank" in game.var_names:  # Canfield's: the base card's rank (trace: zero)
+            base = next(position.piles[f, 0] for f in game.foundation_piles if position.lens[f])
+            position.vars[game.var_names["base_rank"]] = RANKS[base]
         walk = np.random.default_rng(deal)
         for _ in range(60):
             rows = listed(position, rules)
             if len(rows) == 0:
                 break
             turned, after_turns = position, {}  # waste move -> the position it came up at
-            for _ in range(2 * 24 // 3 + 4):
+            for _ in range(2 * 52 // 3 + 4):
                 for row in listed(turned, rules):
                     if row[1] == waste and row[0] != stock_kind:  # not a redeal
                         after_turns.setdefault(tuple(row), turned)
@@ -618,15 +622,17 @@ def test_the_reformulation_plays_the_cards_the_turns_bring_up_to_the_same_positi
     assert checked > 30
 
 
-@pytest.mark.parametrize("preset, rules", [("standard", {}), ("book", {}),
-                                           ("standard", {"worrying_back": True})])
-def test_the_reformulation_decides_as_the_turn_by_turn_search(preset, rules):
-    """The search of Klondike's reformulation (``reform``, on by default) and of the game turn
+@pytest.mark.parametrize("game_name, preset, rules", [
+    ("klondike", "standard", {}), ("klondike", "book", {}),
+    ("klondike", "standard", {"worrying_back": True}), ("canfield", "book", {}),
+    ("canfield", "solvitaire", {})])
+def test_the_reformulation_decides_as_the_turn_by_turn_search(game_name, preset, rules):
+    """The search of a game's reformulation (``reform``, on by default) and of the game turn
     by turn agree on every deal both decide; on the first 60 deals of seed 0 both verdicts
     come up."""
     small = {"nodes": 30_000, "table_mb": 4}
-    first = [deal_solver("klondike", preset, small, rules)(0, d)[0] for d in range(60)]
-    second = [deal_solver("klondike", preset, {**small, "reform": False}, rules)(0, d)[0]
+    first = [deal_solver(game_name, preset, small, rules)(0, d)[0] for d in range(60)]
+    second = [deal_solver(game_name, preset, {**small, "reform": False}, rules)(0, d)[0]
               for d in range(60)]
     both = [(a, b) for a, b in zip(first, second) if "unknown" not in (a, b)]
     assert len(both) >= 30 and {"solvable", "unsolvable"} <= {a for a, _ in both}
@@ -636,11 +642,12 @@ def test_the_reformulation_decides_as_the_turn_by_turn_search(preset, rules):
 def test_the_reformulations_winning_lines_replay_as_real_lines_with_the_turns():
     """A win of the reformulation is played as the real game's line, the stock turned before
     each card it plays from the deck (``realize_line``): every solvable verdict is a won record
-    of the ordinary loop, on Klondike ``standard`` as on the book's rules."""
-    for preset in ("standard", "book"):
-        solve = deal_solver("klondike", preset, SMALL)
+    of the ordinary loop, on Klondike ``standard`` and the book's rules, and Canfield's."""
+    for game_name, preset in (("klondike", "standard"), ("klondike", "book"),
+                              ("canfield", "solvitaire")):
+        solve = deal_solver(game_name, preset, SMALL)
         solvable = [solve(4, deal)[0] == "solvable" for deal in range(30)]
-        played = simsol.simulate("klondike", preset=preset, policy="solver",
+        played = simsol.simulate(game_name, preset=preset, policy="solver",
                                  policy_options=SMALL, deals=30, seed=4, workers=1).data
         assert sum(solvable) >= 10
         assert list(played["won"]) == solvable

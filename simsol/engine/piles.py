@@ -435,6 +435,13 @@ def reachable_card(i, cards, offset, draw):
 
 
 @kernel(inline="always")
+def deck_order(k, cards, offset):
+    """The ``k``-th card of a reformulated deck of ``cards`` (``reach_the_stock``) in the order
+    the turns bring them from counter ``offset``: from the waste's top now, round the deck."""
+    return (offset - 2 + k) % cards if offset > 0 else k
+
+
+@kernel(inline="always")
 def play_reachable(piles, lens, vars, waste, card, draw, v_offset):
     """Play ``card`` from a reformulated deck (``reach_the_stock``): the turns that bring it to
     the waste's top, then take it (put on top, to be moved by the move's transfer); the counter

@@ -84,7 +84,8 @@ stock before each card it takes (``realize_line``).
 A game may offer an exact reformulation (its ``solver_reform``, with its proof beside it): the
 same game with fewer moves and positions, searched in place of the real one (the ``reform``
 setting), its winning line realized as the real game's by playing the moves it folded in
-(``realize_line``).  Klondike's, with three cards turned at a time and no redeal limit, folds
+(``realize_line``).  Klondike's (and Canfield's, without worrying back), with three cards
+turned at a time and no redeal limit, folds
 the stock's turns into the plays they lead to: a card of the stock or the waste is played at
 once if some number of turns brings it to the waste's top, and the positions that differ only
 by turns round the deck's cycle (every count of turned cards that is a multiple of three, or
@@ -199,7 +200,8 @@ SOLVER_SETTINGS = (
             "search: a deal the relaxation cannot win is unsolvable (0: none)", number=True,
             low=0.0, high=1.0),
     Setting("reform", True, "search the game's exact reformulation in its place where it has "
-            "one (its solver_reform: Klondike with three cards a turn and no redeal limit, every "
+            "one (its solver_reform: Klondike and Canfield with three cards a turn and no redeal "
+            "limit, every "
             "card the stock's turns can bring up played at once, the turns round the deck's "
             "cycle one position)", flag=True),
 )

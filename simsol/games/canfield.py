@@ -50,12 +50,17 @@ from simsol.engine.piles import (
     apply_transfer,
     builds_on,
     deal_stock,
+    deck_order,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
     may_go_on,
+    play_reachable,
+    reach_the_stock,
+    reachable_card,
     stock_keeps_moves,
+    swap_to_top,
     top,
     transfer,
     turn_up_top,
@@ -135,8 +140,10 @@ PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + ("
     f"tableau{i + 1}" for i in range(NT))
 FOUNDATIONS = range(F0, F0 + NF)
 INTERCHANGEABLE = (range(T0, T0 + NT),)  # the tableau: only its cards matter, not their place
-COUNTERS = game_counters("base_rank")  # the base card's rank: it starts every foundation
-(BASE_RANK,) = COUNTERS
+# The base card's rank (it starts every foundation); and, in the solver's reformulation only
+# (``solver_reform``), where the turns have got to in the deck (0 in the game itself).
+COUNTERS = game_counters("base_rank", "stock_offset")
+BASE_RANK, STOCK_OFFSET = COUNTERS
 keeps_moves = stock_keeps_moves
 # The tableau's successions: row 0 wraps all the way round (SUCC_WRAP); row b counts from base
 # rank b, so the rank below b (the last from the base) goes on nothing.
@@ -260,23 +267,41 @@ def generate_stable(pos, rules, moves):
 
 @kernel
 def generate(pos, rules, moves, n):
-    """The waste's moves and the stock (none while the reserve must fill a space)."""
+    """The waste's moves and the stock (none while the reserve must fill a space); in the
+    solver's reformulation (``draw`` negative, ``solver_reform``) the moves of every card some
+    turns bring up, and no stock turn."""
     piles, lens, down, vars = pos
     if space_to_fill(lens, rules) >= 0:
         return n
-    base = vars[BASE_RANK]
+    if rules[R_DRAW] < 0:
+        draw, cards, offset = -rules[R_DRAW], lens[WASTE], vars[STOCK_OFFSET]
+        for k in range(cards):
+            i = deck_order(k, cards, offset)
+            if reachable_card(i, cards, offset, draw):
+                swap_to_top(piles, lens, WASTE, i)  # its moves as if it lay on top
+                n = waste_top_moves(pos, rules, moves, n)
+                swap_to_top(piles, lens, WASTE, i)
+        return n
     if lens[WASTE] > 0:
-        n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, base, SUCC_WRAP, 13,
-                              WASTE_TO_FOUNDATION, moves, n)
-        waste_space = lens[RESERVE] == 0 or rules[R_SPACE] == SPACE_RESERVE_OR_WASTE
-        succ = tableau_succ(vars, rules)
-        n = gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, succ,
-                                SPACE_ANY if waste_space else SPACE_NONE, WASTE_TO_TABLEAU,
-                                moves, n)
-        if rules[R_WORRY]:
-            n = gen_worrying_back(piles, lens, down, WASTE, False, succ, moves, n)
+        n = waste_top_moves(pos, rules, moves, n)
     return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
                           moves, n)
+
+
+@kernel(inline="always")
+def waste_top_moves(pos, rules, moves, n):
+    """The waste top's moves: to its foundation, onto a pile, into a space where the waste may
+    fill one, and with worrying back onto a card brought back for it."""
+    piles, lens, down, vars = pos
+    n = gen_to_foundation(piles, lens, down, WASTE, WASTE + 1, F0, 1, vars[BASE_RANK], SUCC_WRAP,
+                          13, WASTE_TO_FOUNDATION, moves, n)
+    waste_space = lens[RESERVE] == 0 or rules[R_SPACE] == SPACE_RESERVE_OR_WASTE
+    succ = tableau_succ(vars, rules)
+    n = gen_card_to_tableau(piles, lens, down, WASTE, T0, NT, ALTERNATE_COLOURS, succ,
+                            SPACE_ANY if waste_space else SPACE_NONE, WASTE_TO_TABLEAU, moves, n)
+    if rules[R_WORRY]:
+        n = gen_worrying_back(piles, lens, down, WASTE, False, succ, moves, n)
+    return n
 
 
 @kernel(inline="always")
@@ -340,8 +365,26 @@ def apply(pos, rules, move, rng):
         transfer(piles, lens, helper, dst, 1)
         turn_up_top(lens, down, helper)
         return True
+    if src == WASTE and rules[R_DRAW] < 0:
+        play_reachable(piles, lens, vars, WASTE, move[M_CARD], -rules[R_DRAW], STOCK_OFFSET)
     apply_transfer(piles, lens, down, vars, move, F0, NF)
     return src == WASTE or src == RESERVE
+
+
+@kernel
+def solver_reform(pos, rules, reformed):
+    """The solver's exact reformulation (engine/solver.py), as Klondike's: with three cards
+    turned at a time, no redeal limit and no worrying back, the stock's turns folded into the
+    plays they lead to (``reach_the_stock``).  A line of the real game is one of this game with
+    its turns dropped: a turn is legal only while no space waits for the reserve, and so is a
+    play of this game from the deck, and the turns touch nothing but the deck, which no other
+    move touches.  A line of this game is a real one with, before each play from the deck, the
+    turns that bring its card up.  (With worrying back a card brought back may take the
+    waste's top at once, a move this game does not fold in.)"""
+    if rules[R_WORRY]:
+        return False
+    return reach_the_stock(pos, rules, reformed, STOCK_PILE, WASTE, R_DRAW, R_REDEALS,
+                           STOCK_OFFSET)
 
 
 GAME = declare(globals())

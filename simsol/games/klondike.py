@@ -31,6 +31,7 @@ from simsol.engine.piles import (
     bring_to_top,
     build_key,
     deal_stock,
+    deck_order,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
@@ -193,24 +194,12 @@ def reachable_waste_moves(pos, rules, moves, n):
     piles, lens, down, vars = pos
     draw, cards, offset = -rules[R_DRAW], lens[WASTE], vars[STOCK_OFFSET]
     wanted = wanted_now(piles, lens, down, vars, rules)
-    first = offset - 2 if offset > 0 else cards  # this pass's top, off the cycle
-    for i in range(first, cards):
-        if reachable_card(i, cards, offset, draw):
-            n = reachable_top_moves(pos, rules, moves, n, i, wanted)
-    for i in range(min(first, cards)):
-        if reachable_card(i, cards, offset, draw):
-            n = reachable_top_moves(pos, rules, moves, n, i, wanted)
-    return n
-
-
-@kernel(inline="always")
-def reachable_top_moves(pos, rules, moves, n, i, wanted):
-    """The moves of waste card ``i`` as if it lay on top; none where it is not ``wanted``."""
-    if not wanted & bit(pos.piles[WASTE, i]):
-        return n
-    swap_to_top(pos.piles, pos.lens, WASTE, i)
-    n = waste_top_moves(pos, rules, moves, n, 0, 0)
-    swap_to_top(pos.piles, pos.lens, WASTE, i)
+    for k in range(cards):
+        i = deck_order(k, cards, offset)
+        if reachable_card(i, cards, offset, draw) and wanted & bit(piles[WASTE, i]):
+            swap_to_top(piles, lens, WASTE, i)  # its moves as if it lay on top
+            n = waste_top_moves(pos, rules, moves, n, 0, 0)
+            swap_to_top(piles, lens, WASTE, i)
     return n
 
 
