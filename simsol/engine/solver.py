@@ -91,7 +91,7 @@ once if some number of turns brings it to the waste's top, and the positions tha
 by turns round the deck's cycle (every count of turned cards that is a multiple of three, or
 all of them) are one.  Measured on 200 deals of Klondike ``standard`` (seed 0, the default
 budget, ``python benchmarks/solver.py --game klondike --preset standard --deals 200 [--opt
-reform=false]``): 190 decided against 185, the won deals' searches about a tenth as long.
+reform=false]``): 190 decided against 185, the won deals' searches about half as long.
 
 The budget is split among searches (``restart_nodes``): ``last_share`` of it (half by default;
 three quarters, the relaxation's share included, in Klondike and Black Harp, whose dead-end test
