@@ -435,10 +435,13 @@ def reachable_card(i, cards, offset, draw):
 
 
 @kernel(inline="always")
-def deck_order(k, cards, offset):
-    """The ``k``-th card of a reformulated deck of ``cards`` (``reach_the_stock``) in the order
-    the turns bring them from counter ``offset``: from the waste's top now, round the deck."""
-    return (offset - 2 + k) % cards if offset > 0 else k
+def reachable_index(k, cards, offset, draw):
+    """The place in a reformulated deck of ``cards`` (``reach_the_stock``) of its ``k``-th card
+    in the order the turns bring them from counter ``offset`` (from the waste's top now, round
+    the deck), or -1 where no turns bring that card up (``reachable_card``): a game lists the
+    deck's moves over ``k`` in ``range(cards)``."""
+    i = (offset - 2 + k) % cards if offset > 0 else k
+    return i if reachable_card(i, cards, offset, draw) else -1
 
 
 @kernel(inline="always")
@@ -449,7 +452,7 @@ def play_reachable(piles, lens, vars, waste, card, draw, v_offset):
     i = lens[waste] - 1
     while piles[waste, i] != card:
         i -= 1
-    bring_to_top(piles, lens, waste, card)
+    bring_index_to_top(piles, lens, waste, i)
     vars[v_offset] = reached_offset(i, lens[waste] - 1, draw)
 
 
@@ -460,6 +463,13 @@ def bring_to_top(piles, lens, p, card):
     i = lens[p] - 1
     while piles[p, i] != card:
         i -= 1
+    bring_index_to_top(piles, lens, p, i)
+
+
+@kernel(inline="always")
+def bring_index_to_top(piles, lens, p, i):
+    """Move card ``i`` of pile ``p`` to its top, the cards above it one place down."""
+    card = piles[p, i]
     for j in range(i, lens[p] - 1):
         piles[p, j] = piles[p, j + 1]
     piles[p, lens[p] - 1] = card

@@ -84,14 +84,14 @@ stock before each card it takes (``realize_line``).
 A game may offer an exact reformulation (its ``solver_reform``, with its proof beside it): the
 same game with fewer moves and positions, searched in place of the real one (the ``reform``
 setting), its winning line realized as the real game's by playing the moves it folded in
-(``realize_line``).  Klondike's (and Canfield's, without worrying back), with three cards
-turned at a time and no redeal limit, folds
-the stock's turns into the plays they lead to: a card of the stock or the waste is played at
-once if some number of turns brings it to the waste's top, and the positions that differ only
-by turns round the deck's cycle (every count of turned cards that is a multiple of three, or
-all of them) are one.  Measured on 200 deals of Klondike ``standard`` (seed 0, the default
-budget, ``python benchmarks/solver.py --game klondike --preset standard --deals 200 [--opt
-reform=false]``): 190 decided against 185, the won deals' searches about half as long.
+(``realize_line``).  Klondike's (and Canfield's, without worrying back), with three cards turned
+at a time and no redeal limit, folds the stock's turns into the plays they lead to: a card of
+the stock or the waste is played at once if some number of turns brings it to the waste's top,
+and the positions that differ only by turns round the deck's cycle (every count of turned cards
+that is a multiple of three, or all of them) are one.  Measured on 200 deals of Klondike
+``standard`` (seed 0, the default budget, ``python benchmarks/solver.py --game klondike --preset
+standard --deals 200 [--opt reform=false]``): 190 decided against 185, the won deals' searches
+about half as long.
 
 The budget is split among searches (``restart_nodes``): ``last_share`` of it (half by default;
 three quarters, the relaxation's share included, in Klondike and Black Harp, whose dead-end test
@@ -201,9 +201,8 @@ SOLVER_SETTINGS = (
             low=0.0, high=1.0),
     Setting("reform", True, "search the game's exact reformulation in its place where it has "
             "one (its solver_reform: Klondike and Canfield with three cards a turn and no redeal "
-            "limit, every "
-            "card the stock's turns can bring up played at once, the turns round the deck's "
-            "cycle one position)", flag=True),
+            "limit, every card the stock's turns can bring up played at once, the turns round "
+            "the deck's cycle one position)", flag=True),
 )
 (P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_RESTART_NODES, P_LAST_SHARE, P_SHAKE,
  P_DOMINANCE, P_SAFE_MOVES, P_DEAD_ENDS, P_RELAX_SHARE, P_REFORM) = own_slots(SOLVER_SETTINGS)
@@ -493,9 +492,11 @@ def real_search(pos, rules, rng, policy, work, budget, salt, last):
     becomes the real game's with the moves it folded in played between, ``realize_line``).  A
     line that would not realize (never expected: the replay tests would say) is no win:
     UNKNOWN."""
+    if policy[P_REFORM] == 0:
+        return search(pos, rules, rng, policy, work, budget, salt, last)
     root = relaxed_root(work)
     copy_position(pos, root)
-    if policy[P_REFORM] == 0 or not game_solver_reform(root, rules, work.reformed_rules):
+    if not game_solver_reform(root, rules, work.reformed_rules):
         return search(pos, rules, rng, policy, work, budget, salt, last)
     verdict = search(root, work.reformed_rules, rng, policy, work, budget, salt, last)
     if verdict == SOLVABLE and not realize_line(pos, rules, rng, work):

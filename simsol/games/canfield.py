@@ -50,7 +50,6 @@ from simsol.engine.piles import (
     apply_transfer,
     builds_on,
     deal_stock,
-    deck_order,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
@@ -58,7 +57,7 @@ from simsol.engine.piles import (
     may_go_on,
     play_reachable,
     reach_the_stock,
-    reachable_card,
+    reachable_index,
     stock_keeps_moves,
     swap_to_top,
     top,
@@ -276,8 +275,8 @@ def generate(pos, rules, moves, n):
     if rules[R_DRAW] < 0:
         draw, cards, offset = -rules[R_DRAW], lens[WASTE], vars[STOCK_OFFSET]
         for k in range(cards):
-            i = deck_order(k, cards, offset)
-            if reachable_card(i, cards, offset, draw):
+            i = reachable_index(k, cards, offset, draw)
+            if i >= 0:
                 swap_to_top(piles, lens, WASTE, i)  # its moves as if it lay on top
                 n = waste_top_moves(pos, rules, moves, n)
                 swap_to_top(piles, lens, WASTE, i)

@@ -31,7 +31,6 @@ from simsol.engine.piles import (
     bring_to_top,
     build_key,
     deal_stock,
-    deck_order,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
@@ -39,7 +38,7 @@ from simsol.engine.piles import (
     open_the_stock,
     play_reachable,
     reach_the_stock,
-    reachable_card,
+    reachable_index,
     stock_keeps_moves,
     swap_to_top,
     taker_bit,
@@ -154,10 +153,10 @@ def generate(pos, rules, moves, n):
     reformulation (``draw`` negative, ``solver_reform``) the moves of every card some turns
     bring up, and no stock turn."""
     piles, lens, down, vars = pos
-    open_stock = rules[R_DRAW] <= OPEN_STOCK
+    no_turns = rules[R_DRAW] <= OPEN_STOCK  # the open stock, or the reformulation
     if rules[R_DRAW] < 0:
         n = reachable_waste_moves(pos, rules, moves, n)
-    elif open_stock:
+    elif no_turns:
         n = open_waste_moves(pos, rules, moves, n)
     else:
         n = waste_top_moves(pos, rules, moves, n, 0, 0)
@@ -167,7 +166,7 @@ def generate(pos, rules, moves, n):
             if lens[f] > 0:
                 n = gen_card_to_tableau(piles, lens, down, f, T0, NT, ALTERNATE_COLOURS, SUCC_UP,
                                         space, WORRY_BACK, moves, n)
-    if open_stock:
+    if no_turns:
         return n
     return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
                           moves, n)
@@ -195,8 +194,8 @@ def reachable_waste_moves(pos, rules, moves, n):
     draw, cards, offset = -rules[R_DRAW], lens[WASTE], vars[STOCK_OFFSET]
     wanted = wanted_now(piles, lens, down, vars, rules)
     for k in range(cards):
-        i = deck_order(k, cards, offset)
-        if reachable_card(i, cards, offset, draw) and wanted & bit(piles[WASTE, i]):
+        i = reachable_index(k, cards, offset, draw)
+        if i >= 0 and wanted & bit(piles[WASTE, i]):
             swap_to_top(piles, lens, WASTE, i)  # its moves as if it lay on top
             n = waste_top_moves(pos, rules, moves, n, 0, 0)
             swap_to_top(piles, lens, WASTE, i)
