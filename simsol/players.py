@@ -100,7 +100,12 @@ class Base:
 #    bring up played at once, and the turns round the deck's cycle one position; Canfield
 #    without worrying back), so the solver's and hop's results under those rules move; every
 #    other rule set, game and player plays as in 15.
-PLAYERS_VERSION = 16
+# 17: Klondike's open stock, exact under one card a turn without a redeal limit, is that rule
+#    set's reformulation too: the solver's restarts and last search and hop's worlds search it
+#    (version 16 searched it only in the solver's last search, and hop never), so the solver's
+#    and hop's results under those rules move; every other rule set, game and player plays as
+#    in 16.
+PLAYERS_VERSION = 17
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

@@ -79,7 +79,8 @@ the real game's search needs 2.9 million to over 30 million.  A relaxation may b
 game's ``RELAXES_EXACTLY``: Klondike's open stock when one card is turned at a time without a
 redeal limit, since any card can then be turned to the waste's top): it then has the rest of
 the budget in place of the last search, and its win is realized as a real line by turning the
-stock before each card it takes (``realize_line``).
+stock before each card it takes (``realize_line``).  With ``reform`` on such a relaxation is the
+game's reformulation as well (below), so it is not searched apart.
 
 A game may offer an exact reformulation (its ``solver_reform``, with its proof beside it): the
 same game with fewer moves and positions, searched in place of the real one (the ``reform``
@@ -88,7 +89,9 @@ setting), its winning line realized as the real game's by playing the moves it f
 at a time and no redeal limit, folds the stock's turns into the plays they lead to: a card of
 the stock or the waste is played at once if some number of turns brings it to the waste's top,
 and the positions that differ only by turns round the deck's cycle (every count of turned cards
-that is a multiple of three, or all of them) are one.  Measured on 200 deals of Klondike
+that is a multiple of three, or all of them) are one.  Klondike's with one card a turn and no
+redeal limit is its open stock, exact then (above): the restarts search it too, not only the
+last search.  Measured on 200 deals of Klondike
 ``standard`` (seed 0, the default budget, ``python benchmarks/solver.py --game klondike --preset
 standard --deals 200 [--opt reform=false]``): 190 decided against 185, the won deals' searches
 about half as long.
@@ -202,7 +205,8 @@ SOLVER_SETTINGS = (
     Setting("reform", True, "search the game's exact reformulation in its place where it has "
             "one (its solver_reform: Klondike and Canfield with three cards a turn and no redeal "
             "limit, every card the stock's turns can bring up played at once, the turns round "
-            "the deck's cycle one position)", flag=True),
+            "the deck's cycle one position; Klondike with one card a turn and no limit, the "
+            "open stock)", flag=True),
 )
 (P_NODES, P_TABLE_MB, P_DEPTH, P_STOCK_MACRO, P_RESTART_NODES, P_LAST_SHARE, P_SHAKE,
  P_DOMINANCE, P_SAFE_MOVES, P_DEAD_ENDS, P_RELAX_SHARE, P_REFORM) = own_slots(SOLVER_SETTINGS)
@@ -516,11 +520,14 @@ def relaxed_search(pos, rules, rng, policy, work, share, left):
     a win is the real game's too, its line realized with the stock's turns
     (``realize_line``): SOLVABLE.  Anything else says nothing: UNKNOWN.  Its positions count in
     the budget; its foundation count (``MOST_FOUNDATION``, the hop player's estimate) is the
-    relaxed game's, so is not kept."""
+    relaxed game's, so is not kept.  A game whose relaxation is exact offers it as its
+    reformulation too (Klondike's open stock under one card a turn), so with ``reform`` on it is
+    not searched here: the restarts searched it, and the last search searches it in a shaken
+    order, as a reformulation is searched."""
     root = relaxed_root(work)
     copy_position(pos, root)
     relaxation = game_solver_relax(root, rules, work.relaxed_rules)
-    if relaxation == NO_RELAXATION:
+    if relaxation == NO_RELAXATION or (relaxation == RELAXES_EXACTLY and policy[P_REFORM] != 0):
         return UNKNOWN
     budget = left if relaxation == RELAXES_EXACTLY else min(share, left)
     most = work.meta[MOST_FOUNDATION]

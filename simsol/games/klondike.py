@@ -727,7 +727,12 @@ def solver_reform(pos, rules, reformed):
     A line of the real game is one of this game with its turns dropped (a play from the waste
     is of a card the turns since the last play brought up, from where the deck was turned to;
     the tableau's moves never touch the deck); a line of this game is a real one with, before
-    each play from the deck, the turns that bring its card up."""
+    each play from the deck, the turns that bring its card up.  With one card a turn and no
+    redeal limit it is the open stock (``solver_relax``, exact then: any card of the deck can be
+    turned up at any time)."""
+    if rules[R_DRAW] == 1 and rules[R_REDEALS] < 0:
+        open_the_stock(pos, rules, reformed, STOCK_PILE, WASTE, R_DRAW)
+        return True
     return reach_the_stock(pos, rules, reformed, STOCK_PILE, WASTE, R_DRAW, R_REDEALS,
                            STOCK_OFFSET)
 
