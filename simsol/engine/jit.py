@@ -11,11 +11,17 @@ function's address (``cfunc``-style callbacks, first-class function values), whi
 does, and every compiled function carried its own, with the function's whole body inlined into
 it by LLVM and optimized a second time: about a quarter of the compile time.  Python still calls
 a kernel or an entry through its ordinary (CPython) wrapper.
+
+``copy_block`` copies one array into another as one block of bytes (LLVM's ``memcpy``), where a
+loop over the elements compiles to a copy a byte at a time.
 """
 
 from __future__ import annotations
 
 import numba as nb
+from numba.core import cgutils, types
+from numba.core.errors import TypingError
+from numba.extending import intrinsic, overload
 
 
 def kernel(fn=None, *, inline: str = "never"):
@@ -27,3 +33,29 @@ def kernel(fn=None, *, inline: str = "never"):
 entry = nb.njit(cache=True, no_cfunc_wrapper=True)
 # a helper of the entry points that allocates (compiled into them)
 allocating = nb.njit(no_cfunc_wrapper=True)
+
+
+def copy_block(dst, src):
+    """Copy ``src`` into ``dst``, two C-ordered arrays of one shape and type (plain Python: this;
+    compiled: one ``memcpy``, ``_memcpy_block``)."""
+    dst[...] = src
+
+
+@intrinsic
+def _memcpy_block(typingctx, dst, src):
+    if not (isinstance(dst, types.Array) and dst.layout == "C" and dst == src):
+        raise TypingError(f"copy_block takes two C-ordered arrays of one type, got {dst}, {src}")
+
+    def codegen(context, builder, signature, args):
+        to = context.make_array(signature.args[0])(context, builder, args[0])
+        source = context.make_array(signature.args[1])(context, builder, args[1])
+        cgutils.raw_memcpy(builder, to.data, source.data, source.nitems, source.itemsize)
+        return context.get_dummy_value()
+    return types.void(dst, src), codegen
+
+
+@overload(copy_block, jit_options={"_nrt": False, "no_cfunc_wrapper": True})
+def _copy_block_compiled(dst, src):
+    def impl(dst, src):
+        _memcpy_block(dst, src)
+    return impl

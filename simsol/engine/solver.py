@@ -65,7 +65,8 @@ A game may prove a position lost whatever is played (its ``solver_dead``, with i
 beside it; the ``dead_ends`` setting): the search then goes no further from it, and at the
 root of a search the deal is unsolvable at once.  Klondike's (Black Harp's too) follows the
 cards held in the piles, each of which can leave only onto a card that can some day be a top,
-into a space or up; a card that can never go up loses the deal.
+into a space or up; a card that can never go up loses the deal.  A position is tested once the
+table says it is new (a lost one stays in the table, searched out), so a repeat costs no test.
 
 A game may offer a relaxation (its ``solver_relax``, with its proof beside it): an easier game
 in which every line of the real one can be played, so a deal whose relaxation cannot be won is
@@ -390,7 +391,7 @@ def move_rank(policy, rows, r, salt, shake):
         return priority
     x = salt
     for c in range(MOVE_COLUMNS):
-        x = mix64(x ^ np.uint64(rows[r, c] + 0x9E3779B97F4A7C15))
+        x = mix64(x ^ (np.uint64(rows[r, c]) + np.uint64(0x9E3779B97F4A7C15)))
     return priority + shake * (np.float64(x >> np.uint64(11)) / 9007199254740992.0)
 
 
@@ -681,8 +682,6 @@ def search(pos, rules, rng, policy, work, budget, salt, last):
             return SOLVABLE
         if nodes >= budget:
             return UNKNOWN
-        if dead_ends and game_solver_dead(child, rules, work.rows[row], False):
-            continue  # no win lies beyond it: searched out
         if GAME_HAS_SCRATCH:  # listed first: the key reads the scratch counters it sets
             n = list_moves(child, rules, work.listed)
         key = solver_key(child, work.rngs[d + 1],
@@ -696,6 +695,8 @@ def search(pos, rules, rng, policy, work, budget, salt, last):
             skip = child.vars[V_MOVES_KEPT] - 1
         if not table_add(work, key, epoch) and not twin_swap(work, d, key):
             continue
+        if dead_ends and game_solver_dead(child, rules, work.rows[row], False):
+            continue  # no win lies beyond it: searched out (tested once, a repeat is not)
         work.path_keys[d + 1] = key
         meta[SEARCHED] += 1
         if not GAME_HAS_SCRATCH:  # listed only for a position not searched before
