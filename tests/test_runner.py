@@ -175,3 +175,22 @@ def test_plain_python_with_the_jit_off_plays_the_same_records():
     plain = json.loads(out.stdout.strip().splitlines()[-1])
     compiled = simsol.simulate("elevens", deals=6, seed=3, workers=1).data.tolist()
     assert [list(r) for r in compiled] == plain
+
+
+def test_copy_block_copies_a_whole_array_and_refuses_another_shape():
+    """``copy_block`` (one ``memcpy`` in compiled code, which ``copy_position`` copies the piles
+    with) copies every element, and says so when the two arrays differ in shape."""
+    import numpy as np
+
+    from simsol.engine.jit import copy_block, kernel
+
+    @kernel
+    def copy(dst, src):
+        copy_block(dst, src)
+
+    src = np.arange(6 * 7, dtype=np.uint8).reshape(6, 7)
+    dst = np.zeros_like(src)
+    copy(dst, src)
+    assert (dst == src).all()
+    with pytest.raises(ValueError, match="differ in shape"):
+        copy(np.zeros((5, 7), dtype=np.uint8), src)

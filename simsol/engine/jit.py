@@ -57,5 +57,7 @@ def _memcpy_block(typingctx, dst, src):
 @overload(copy_block, jit_options={"_nrt": False, "no_cfunc_wrapper": True})
 def _copy_block_compiled(dst, src):
     def impl(dst, src):
+        if dst.shape != src.shape:
+            raise ValueError("copy_block: the two arrays differ in shape")
         _memcpy_block(dst, src)
     return impl

@@ -124,8 +124,8 @@ def clear_position(pos):
 def copy_position(src, dst):
     """Copy ``src`` into ``dst``.  The copy has no kept moves: its move list is another array.
     The piles go as one block, their unused places too (``copy_block``): a loop over each pile's
-    cards compiled to a copy a byte at a time, which cost a solver's node in Klondike about
-    twice as many cycles (the solver copies a position at every node, engine/solver.py)."""
+    cards compiled to a copy a byte at a time, which took twice the cycles in a Klondike solver's
+    node (the solver copies a position at every node, engine/solver.py)."""
     for p in range(src.lens.shape[0]):
         dst.lens[p] = src.lens[p]
         dst.down[p] = src.down[p]
