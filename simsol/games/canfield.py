@@ -50,6 +50,8 @@ from simsol.engine.piles import (
     apply_transfer,
     builds_on,
     deal_stock,
+    fits_tops,
+    foundation_for,
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
@@ -61,6 +63,7 @@ from simsol.engine.piles import (
     stock_keeps_moves,
     swap_to_top,
     top,
+    tops_mask,
     transfer,
     turn_up_top,
 )
@@ -274,9 +277,12 @@ def generate(pos, rules, moves, n):
         return n
     if rules[R_DRAW] < 0:
         draw, cards, offset = -rules[R_DRAW], lens[WASTE], vars[STOCK_OFFSET]
+        tops = tops_mask(piles, lens, down, T0, NT, ALTERNATE_COLOURS)
+        succ = tableau_succ(vars, rules)
+        any_card = waste_fills_a_space(lens, rules)
         for k in range(cards):
             i = reachable_index(k, cards, offset, draw)
-            if i >= 0:
+            if i >= 0 and (any_card or may_move(piles, lens, vars, piles[WASTE, i], tops, succ)):
                 swap_to_top(piles, lens, WASTE, i)  # its moves as if it lay on top
                 n = waste_top_moves(pos, rules, moves, n)
                 swap_to_top(piles, lens, WASTE, i)
@@ -285,6 +291,28 @@ def generate(pos, rules, moves, n):
         n = waste_top_moves(pos, rules, moves, n)
     return gen_stock_move(lens, vars, STOCK_PILE, WASTE, rules[R_DRAW], rules[R_REDEALS],
                           moves, n)
+
+
+@kernel(inline="always")
+def may_move(piles, lens, vars, card, tops, succ):
+    """``card``, from the waste, has a move to its foundation or onto a face-up top (``tops``,
+    the ``tops_mask``): the reformulation lists the moves of such deck cards only, the others
+    having none while no space takes a waste card (``waste_fills_a_space``).  With worrying
+    back, which the reformulation leaves out, a card brought back could take one more."""
+    return foundation_for(card, piles, lens, F0, 1, vars[BASE_RANK], SUCC_WRAP, 13) >= 0 or (
+        fits_tops(card, tops, ALTERNATE_COLOURS, succ))
+
+
+@kernel(inline="always")
+def waste_fills_a_space(lens, rules):
+    """A space waits that the waste may fill: the reserve is empty, or the rules let the waste
+    fill one while it is not."""
+    if lens[RESERVE] > 0 and rules[R_SPACE] != SPACE_RESERVE_OR_WASTE:
+        return False
+    for p in range(T0, T0 + NT):
+        if lens[p] == 0:
+            return True
+    return False
 
 
 @kernel(inline="always")
