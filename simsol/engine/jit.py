@@ -38,6 +38,8 @@ allocating = nb.njit(no_cfunc_wrapper=True)
 def copy_block(dst, src):
     """Copy ``src`` into ``dst``, two C-ordered arrays of one shape and type (plain Python: this;
     compiled: one ``memcpy``, ``_memcpy_block``)."""
+    if dst.shape != src.shape:
+        raise ValueError("copy_block: the two arrays differ in shape")
     dst[...] = src
 
 

@@ -449,9 +449,7 @@ def play_reachable(piles, lens, vars, waste, card, draw, v_offset):
     """Play ``card`` from a reformulated deck (``reach_the_stock``): the turns that bring it to
     the waste's top, then take it (put on top, to be moved by the move's transfer); the counter
     becomes the turned count it leaves, the cards below it."""
-    i = lens[waste] - 1
-    while piles[waste, i] != card:
-        i -= 1
+    i = index_of(piles, lens, waste, card)
     bring_index_to_top(piles, lens, waste, i)
     vars[v_offset] = reached_offset(i, lens[waste] - 1, draw)
 
@@ -460,10 +458,16 @@ def play_reachable(piles, lens, vars, waste, card, draw, v_offset):
 def bring_to_top(piles, lens, p, card):
     """Move ``card`` to the top of pile ``p``, the cards above it one place down (their order
     kept, so an open waste played from in any order holds its cards in one order)."""
+    bring_index_to_top(piles, lens, p, index_of(piles, lens, p, card))
+
+
+@kernel(inline="always")
+def index_of(piles, lens, p, card):
+    """Where ``card`` lies in pile ``p`` (it must be there), looked for from the top."""
     i = lens[p] - 1
     while piles[p, i] != card:
         i -= 1
-    bring_index_to_top(piles, lens, p, i)
+    return i
 
 
 @kernel(inline="always")

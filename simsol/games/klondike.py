@@ -715,9 +715,14 @@ def solver_relax(pos, rules, relaxed):
     card of them can be played at any time in the real game too (the order the others are
     left in never matters, for the same reason)."""
     relaxation = open_the_stock(pos, rules, relaxed, STOCK_PILE, WASTE, R_DRAW)
-    if rules[R_DRAW] == 1 and rules[R_REDEALS] < 0:
-        return RELAXES_EXACTLY
-    return relaxation
+    return RELAXES_EXACTLY if open_stock_is_exact(rules) else relaxation
+
+
+@kernel(inline="always")
+def open_stock_is_exact(rules):
+    """One card a turn without a redeal limit: every card of the stock and the waste can be
+    turned to the waste's top at any time, so the open stock is the game itself."""
+    return rules[R_DRAW] == 1 and rules[R_REDEALS] < 0
 
 
 @kernel
@@ -730,7 +735,7 @@ def solver_reform(pos, rules, reformed):
     each play from the deck, the turns that bring its card up.  With one card a turn and no
     redeal limit it is the open stock (``solver_relax``, exact then: any card of the deck can be
     turned up at any time)."""
-    if rules[R_DRAW] == 1 and rules[R_REDEALS] < 0:
+    if open_stock_is_exact(rules):
         open_the_stock(pos, rules, reformed, STOCK_PILE, WASTE, R_DRAW)
         return True
     return reach_the_stock(pos, rules, reformed, STOCK_PILE, WASTE, R_DRAW, R_REDEALS,
