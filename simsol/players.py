@@ -105,7 +105,12 @@ class Base:
 #    (version 16 searched it only in the solver's last search, and hop never), so the solver's
 #    and hop's results under those rules move; every other rule set, game and player plays as
 #    in 16.
-PLAYERS_VERSION = 17
+# 18: the solver's short searches and its proof (the relaxation and the last search) take
+#    turns after the short searches' first ``alone`` positions, each in its own lane and table,
+#    where version 17 ran every short search first; the solver's results move in every game
+#    (its budget is spent otherwise), hop's worlds (5,000 positions, short searches' share 2,500,
+#    under ``alone``) search as in 17, and every other player plays as in 17.
+PLAYERS_VERSION = 18
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

@@ -328,6 +328,44 @@ def test_without_restarts_a_search_cut_short_is_not_searched_again():
     assert restarted(0, 0)[:2] == ("unknown", 100_000)  # restarts: other orders, to the budget
 
 
+@pytest.mark.parametrize("game_name, preset", [("klondike", "standard"), ("black-harp", "book")])
+def test_a_search_paused_and_taken_on_ends_as_one_search_would(game_name, preset):
+    """The solver's lanes take turns (``solve``), so a search stops when its share is spent and
+    goes on later (``search_on``): taken on one position a call, or a few hundred, it visits
+    the same positions to the same verdict and line as in one call.  Klondike ``standard``
+    searches its reformulation (realized into a real line at the end); Black Harp lists a
+    position's moves before its key (scratch counters), also for the position it paused at."""
+    game = get_game(game_name)
+    encoded = encode_rules(game, build_rules(game, preset, None))
+    policy = build_policy(game, "solver", {"nodes": 20_000, "table_mb": 4})
+    work = policy.config.player.make_work(game, policy.array)
+    entry = bind(game).search_in_slices
+    out = np.zeros(3, dtype=np.int64)
+
+    def searched(deal, slices):
+        entry(game.deck.cards(), game.n_piles, game.capacity, encoded, policy.array, work, 0,
+              deal, slices, out)
+        return tuple(out), work.proof.line[:out[2]].copy()
+    seen = set()
+    for deal in range(6):
+        whole, line = searched(deal, 20_000)
+        seen.add(int(whole[0]))
+        for slices in (1, 317):
+            again, again_line = searched(deal, slices)
+            assert again == whole and np.array_equal(again_line, line), (deal, slices)
+    assert len(seen) >= 2  # some deals decided, some not (or both verdicts)
+
+
+@pytest.mark.parametrize("game_name, preset", [("klondike", "standard"), ("canfield", "book")])
+def test_the_lanes_taking_turns_find_the_verdicts_of_one_after_the_other(game_name, preset):
+    """The short searches and the proof take turns after ``alone`` positions; with ``alone`` at
+    least the short searches' share they run one after the other, as before players version 18.
+    On deals both decide, the verdicts agree, and taking turns decides at least as many."""
+    small = {"nodes": 200_000, "table_mb": 8, "alone": 2_000}
+    turns, one_after = assert_verdicts_agree(game_name, preset, 60, small, {"alone": 10**12})
+    assert turns.count("unknown") <= one_after.count("unknown")
+
+
 def test_restart_lengths_follow_lubys_sequence():
     from simsol.engine.solver import luby
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]

@@ -76,6 +76,7 @@ class Entries:
     apply_move: Callable
     hash_position: Callable
     solve_deal: Callable  # the solver's own entry (engine/solver.py)
+    search_in_slices: Callable  # one search of the solver's, paused and taken on (tests)
     hop_lines: Callable  # the hop player's candidate lines in a given position (tests)
 
 

@@ -174,7 +174,7 @@ class HopWork(NamedTuple):
     seen: np.ndarray  # uint8[256]: 1 for a card seen face up this deal
     memory: np.ndarray  # int64[3]: whether the game allows a memory; the game stream's counter;
     # the stock's pile, or -1 (the player does not see the stock: ``sees_stock`` off)
-    search: solver.SolverWork
+    search: solver.SolverLanes
     lines: LineWork
 
 
@@ -234,7 +234,7 @@ def judge_scratch(rules, policy, work):
         return 0.0
     if policy[P_FALLBACK] == EVEN:
         return 0.5
-    return 0.99 * work.search.meta[MOST_FOUNDATION] / GAME_CARDS
+    return 0.99 * work.search.main.meta[MOST_FOUNDATION] / GAME_CARDS
 
 
 @template(compile_as=kernel(inline="always"))
