@@ -999,16 +999,23 @@ def next_of_line(pos, moves, n, line, meta, cursor, expected):
     return -1
 
 
-@entry_template
-def solve_deal(unshuffled, n_piles, capacity, rules, policy, work, seed, index, out):
-    """Solve deal ``index`` of ``seed`` without playing it (benchmarks/solver.py): ``out`` gets
-    the verdict, the positions visited and the winning line's length."""
+@template(compile_as=kernel(inline="always"))
+def dealt(unshuffled, n_piles, capacity, rules, seed, index):
+    """Deal ``index`` of ``seed``, laid out: its position and random streams."""
     deck = np.empty_like(unshuffled)
     pos = new_position(n_piles, capacity)
     rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
     deal_into(deck, unshuffled, rng, seed, index)
     clear_position(pos)
     game_setup(deck, rules, pos, rng)
+    return pos, rng
+
+
+@entry_template
+def solve_deal(unshuffled, n_piles, capacity, rules, policy, work, seed, index, out):
+    """Solve deal ``index`` of ``seed`` without playing it (benchmarks/solver.py): ``out`` gets
+    the verdict, the positions visited and the winning line's length."""
+    pos, rng = dealt(unshuffled, n_piles, capacity, rules, seed, index)
     out[0] = solve(pos, rules, rng, policy, work)
     out[1] = work.main.meta[NODES]
     out[2] = work.main.meta[LINE_LENGTH]
@@ -1021,12 +1028,7 @@ def search_in_slices(unshuffled, n_piles, capacity, rules, policy, work, seed, i
     no relaxation) within the budget, taken on ``slices`` positions a call (``search_on``)
     until it ends: ``out`` gets the verdict, the positions visited and the line's length.
     tests/test_solver.py checks that the pauses change nothing."""
-    deck = np.empty_like(unshuffled)
-    pos = new_position(n_piles, capacity)
-    rng = np.zeros(2 * N_STREAMS, dtype=np.uint64)
-    deal_into(deck, unshuffled, rng, seed, index)
-    clear_position(pos)
-    game_setup(deck, rules, pos, rng)
+    pos, rng = dealt(unshuffled, n_piles, capacity, rules, seed, index)
     lane = work.proof
     start_lane(lane, pos)
     budget = np.int64(policy[P_NODES])
