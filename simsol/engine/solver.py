@@ -119,8 +119,9 @@ can decide paid the short searches' whole share first, and one only a short sear
 the proof's.  Measured on 200 deals of Klondike ``standard`` (seed 0, ``python
 benchmarks/solver.py --game klondike --preset standard --deals 200 [--nodes N] [--opt
 alone=1000000000000]``, the second the old order, which gives the same verdicts and positions as
-version 17): at the default budget 96.0% decided at 0.059 s a deal against 95.0% at 0.068 s; at
-16,000,000 positions 99.5% at 0.13 s against 99.5% at 0.26 s.
+version 17): at the default budget 96.0% decided at 0.062 s a deal against 95.0% at 0.070 s; at
+16,000,000 positions 99.5% at 0.139 s against 99.5% at 0.275 s (README, *The short searches and
+the proof take turns*).
 
 Each deal ends with one of three verdicts:
 
