@@ -586,7 +586,7 @@ def settle(work, verdict, proved):
     return verdict
 
 
-@template(compile_as=kernel(inline="always"))
+@template
 def prove_on(pos, rules, rng, policy, work, quota):
     """Take the proof lane (``work.proof``) on by at most ``quota`` positions: SOLVABLE or
     UNSOLVABLE when it decides the deal, UNKNOWN when it is over undecided (its one search cut
@@ -661,7 +661,7 @@ def prove_on(pos, rules, rng, policy, work, quota):
         meta[PHASE] = NEXT_LAST  # cut at ``depth``: another order
 
 
-@template(compile_as=kernel(inline="always"))
+@template
 def relaxation_start(pos, rules, rng, policy, lane):
     """Begin the search of the game's relaxation of ``pos`` in ``lane`` (see ``prove_on``), or
     NOT_BEGUN: the game has none, its share is nothing, or it is exact and ``reform`` is on."""
@@ -679,7 +679,7 @@ def relaxation_start(pos, rules, rng, policy, lane):
     return search_start(root, lane.relaxed_rules, rng, policy, lane, 0, True)
 
 
-@template(compile_as=kernel(inline="always"))
+@template
 def real_search(pos, rules, rng, policy, work, budget, attempt):
     """One whole search of the real game from ``pos`` (a restart), of at most ``budget``
     positions, shaken by ``attempt`` (``real_start``)."""
@@ -689,7 +689,7 @@ def real_search(pos, rules, rng, policy, work, budget, attempt):
     return real_end(pos, rules, rng, work, UNKNOWN if verdict == PAUSED else verdict)
 
 
-@template(compile_as=kernel(inline="always"))
+@template
 def real_start(pos, rules, rng, policy, work, attempt, last):
     """Begin a search of the real game from ``pos``, or of its exact reformulation where the
     game has one and ``reform`` is on (its ``solver_reform``: the same game with fewer moves,
@@ -705,7 +705,7 @@ def real_start(pos, rules, rng, policy, work, attempt, last):
     return search_start(pos, rules, rng, policy, work, attempt, last)
 
 
-@template(compile_as=kernel(inline="always"))
+@template
 def real_end(pos, rules, rng, work, verdict):
     """A real search's verdict, its line realized where it searched the reformulation (the
     moves it folded in played between); a line that would not realize (never expected: the
@@ -728,7 +728,7 @@ def lane_rules(rules, work):
     return rules
 
 
-@template(compile_as=kernel(inline="always"))
+@template
 def realize_line(pos, rules, rng, work):
     """Turn the relaxation's winning line (in ``work.line``) into the real game's from ``pos``:
     before each of its moves that the real position does not list, play the game's stock turn
@@ -817,7 +817,7 @@ def salt_of(attempt):
     return mix64(np.uint64(attempt) * np.uint64(0xD6E8FEB86659FD93))
 
 
-@template(compile_as=kernel(inline="always"))
+@template
 def search_start(pos, rules, rng, policy, work, attempt, last):
     """Begin a depth-first search from ``pos`` in ``work``: its moves ordered by ``attempt``
     (``salt_of``), keyed blind to twins (the game's ``solver_pile_hash``) when it is the
