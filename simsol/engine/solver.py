@@ -519,25 +519,25 @@ def solve(pos, rules, rng, policy, work):
     kept = budget if unit == 0 else np.int64(budget * policy[P_LAST_SHARE])  # the proof lane's
     restarts_left = budget - kept
     alone = min(np.int64(policy[P_ALONE]), restarts_left)
+    due = kept / max(restarts_left, 1)  # the proof lane's positions per restart's
     proof.meta[RELAX_LEFT] = np.int64(budget * policy[P_RELAX_SHARE])
     owed = 0.0  # positions the proof lane is owed for the restarts' since ``alone``
     while True:
-        left = budget - main.meta[NODES] - proof.meta[NODES]
-        if left <= 0:
+        if budget - main.meta[NODES] - proof.meta[NODES] <= 0:
             return settle(work, UNKNOWN, False)
         if restarts_left > 0:
             attempt = main.meta[ATTEMPTS]
             main.meta[ATTEMPTS] += 1
             before = main.meta[NODES]
-            verdict = real_search(pos, rules, rng, policy, main,
-                                  min(unit * luby(attempt + 1), restarts_left), attempt)
+            length = min(unit * luby(attempt + 1), restarts_left)
+            verdict = real_search(pos, rules, rng, policy, main, length, length, attempt, False)
             used = main.meta[NODES] - before
             restarts_left -= used
             if verdict != UNKNOWN:
                 return settle(work, verdict, False)
             if restarts_left > 0 and main.meta[NODES] < alone:
                 continue
-            owed += used * (kept / (budget - kept))
+            owed += used * due
             if restarts_left > 0 and owed < 1.0:
                 continue
         if proof.meta[PHASE] == OVER:
@@ -680,12 +680,17 @@ def relaxation_start(pos, rules, rng, policy, lane):
 
 
 @template
-def real_search(pos, rules, rng, policy, work, budget, attempt):
-    """One whole search of the real game from ``pos`` (a restart), of at most ``budget``
-    positions, shaken by ``attempt`` (``real_start``)."""
-    verdict = real_start(pos, rules, rng, policy, work, attempt, False)
-    if verdict == PAUSED:
-        verdict = search_on(lane_rules(rules, work), policy, work, budget)
+def real_search(pos, rules, rng, policy, work, budget, slices, attempt, last):
+    """One whole search of the real game from ``pos``, of at most ``budget`` positions, shaken
+    by ``attempt`` and keyed blind when ``last`` (``real_start``), taken on ``slices`` positions
+    a call (a restart: all in one; ``search_in_slices``: fewer, to check that pausing changes
+    nothing)."""
+    verdict = real_start(pos, rules, rng, policy, work, attempt, last)
+    left = budget
+    while verdict == PAUSED and left > 0:
+        before = work.meta[NODES]
+        verdict = search_on(lane_rules(rules, work), policy, work, min(slices, left))
+        left -= work.meta[NODES] - before
     return real_end(pos, rules, rng, work, UNKNOWN if verdict == PAUSED else verdict)
 
 
@@ -1032,12 +1037,8 @@ def search_in_slices(unshuffled, n_piles, capacity, rules, policy, work, seed, i
     pos, rng = dealt(unshuffled, n_piles, capacity, rules, seed, index)
     lane = work.proof
     start_lane(lane, pos)
-    budget = np.int64(policy[P_NODES])
-    verdict = real_start(pos, rules, rng, policy, lane, 0, True)
-    while verdict == PAUSED and lane.meta[NODES] < budget:
-        verdict = search_on(lane_rules(rules, lane), policy, lane,
-                            min(slices, budget - lane.meta[NODES]))
-    out[0] = real_end(pos, rules, rng, lane, UNKNOWN if verdict == PAUSED else verdict)
+    out[0] = real_search(pos, rules, rng, policy, lane, np.int64(policy[P_NODES]), slices, 0,
+                         True)
     out[1] = lane.meta[NODES]
     out[2] = lane.meta[LINE_LENGTH]
 
