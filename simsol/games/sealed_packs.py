@@ -57,11 +57,12 @@ from simsol.engine.piles import (
     gen_card_to_tableau,
     gen_stock_move,
     gen_tableau_moves,
-    gen_to_foundation,
+    gen_wanted_to_foundation,
     open_space,
     stock_keeps_moves,
     tops_mask,
     transfer,
+    wanted_faces,
 )
 from simsol.engine.state import V_FOUNDATION, V_REDEALS, game_counters
 from simsol.games.base import declare
@@ -136,18 +137,6 @@ def dead_columns(vars, rules):
     return vars[PACKLESS] if rules[R_USED_UP] == STAYS_EMPTY else 0
 
 
-@kernel(inline="always")
-def foundation_need(piles, lens):
-    """A bit per card face (``card % 52``) that some foundation takes now."""
-    need = 0
-    for f in range(F0, F0 + NF):
-        if lens[f] == 0:
-            need |= 1 << ((f - F0) // 2 * 13)  # the suit's ace
-        elif lens[f] < 13:
-            need |= 1 << (piles[f, lens[f] - 1] % 52 + 1)
-    return need
-
-
 @kernel
 def generate_stable(pos, rules, moves):
     """The columns' own moves (to the foundations, then single cards onto other columns or into
@@ -155,11 +144,11 @@ def generate_stable(pos, rules, moves):
     the waste's and the reserve's moves, and read by the solver's key)."""
     piles, lens, down, vars = pos
     closed, dead = closed_columns(lens, down, vars), dead_columns(vars, rules)
-    vars[NEED] = foundation_need(piles, lens)
+    vars[NEED] = wanted_faces(piles, lens, F0, NF, 2, ACE, SUCC_UP, 13)
     vars[BUILD_MASK] = tops_mask(piles, lens, down, T0, NT, ALTERNATE_COLOURS, closed)
     vars[SPACE] = open_space(lens, T0, NT, dead)
-    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_UP, 13, TO_FOUNDATION,
-                          moves, 0)
+    n = gen_wanted_to_foundation(piles, lens, down, T0, T0 + NT, vars[NEED], F0, 2, ACE, SUCC_UP,
+                                 13, TO_FOUNDATION, moves, 0)
     return gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, ALTERNATE_COLOURS, SUCC_UP,
                              SPACE_ANY, F0, 2, ACE, SUCC_UP, 13, moves, n, closed, dead,
                              rules[R_PACK_TO_SPACE] != 0, True)
