@@ -154,7 +154,7 @@ def gen_to_foundation(piles, lens, down, lo, hi, f0, per_suit, base_rank, succ, 
 def wanted_faces(piles, lens, f0, nf, per_suit, base_rank, succ, full):
     """A bit per card face (``card % 52``) that one of the foundations ``f0 .. f0+nf-1`` takes
     now (``per_suit`` of them a suit, as ``foundation_for`` lays them out)."""
-    wanted = 0
+    wanted = np.int64(0)
     for f in range(f0, f0 + nf):
         if lens[f] == 0:
             wanted |= 1 << ((f - f0) // per_suit * 13 + base_rank - 1)
@@ -176,7 +176,7 @@ def gen_wanted_to_foundation(piles, lens, down, lo, hi, wanted, f0, per_suit, ba
     for p in range(lo, hi):
         if face_up(lens, down, p):
             card = top(piles, lens, p)
-            if (wanted >> (card % 52)) & 1 == 0:
+            if (wanted >> np.int64(card % 52)) & 1 == 0:  # (a uint8 shift overflows, JIT off)
                 continue
             f = foundation_for(card, piles, lens, f0, per_suit, base_rank, succ, full)
             if f >= 0:

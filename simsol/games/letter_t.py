@@ -136,7 +136,7 @@ def wanted_faces(piles, lens):
 def gen_to_bases(piles, lens, lo, hi, wanted, kind, moves, n):
     """Moves of the top card of each pile in ``lo..hi-1`` to an ace base or a king base."""
     for p in range(lo, hi):
-        if lens[p] > 0 and (wanted >> (piles[p, lens[p] - 1] % 52)) & 1:
+        if lens[p] > 0 and (wanted >> np.int64(piles[p, lens[p] - 1] % 52)) & 1:
             card = piles[p, lens[p] - 1]
             f = foundation_for(card, piles, lens, ACE_BASE0, 1, ACE, SUCC_UP, 13)
             if f >= 0:
