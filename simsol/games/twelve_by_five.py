@@ -8,6 +8,8 @@ waste top, not yet covered), not an older waste card exposed again."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from simsol.cards import ACE, DOUBLE, KING
 from simsol.engine.jit import kernel
 from simsol.engine.piles import (
@@ -183,7 +185,7 @@ def generate_stable(pos, rules, moves):
         if lens[p] == 0:
             spaces += 1
         elif RANK[piles[p, lens[p] - 1]] > ACE:
-            tops_take |= 1 << (piles[p, lens[p] - 1] % 52 - 1)
+            tops_take |= 1 << np.int64(piles[p, lens[p] - 1] % 52 - 1)  # (a uint8, JIT off)
     vars[TOPS_TAKE] = tops_take
     vars[SPACES] = spaces
     return n
