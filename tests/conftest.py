@@ -8,6 +8,22 @@ from simsol.games import game_names, get_game
 from simsol.policies import FAST_POLICIES, POLICY_DOCS
 
 
+def with_the_jit_off(expression: str):
+    """``expression`` (Python text, after ``import simsol``) evaluated in a fresh interpreter
+    with ``NUMBA_DISABLE_JIT=1``, every kernel plain Python: its value, through JSON."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json, warnings, simsol; warnings.simplefilter('ignore'); "
+            f"print(json.dumps({expression}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, NUMBA_DISABLE_JIT="1"), timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def game_presets():
     return [(name, preset) for name in game_names() for preset in get_game(name).presets]
 

@@ -18,6 +18,7 @@ from simsol.engine.state import END_REASONS
 from simsol.games import game_names
 from simsol.rules import SimsolError
 from simsol.stats import histogram_percentiles
+from tests.conftest import with_the_jit_off
 
 
 def test_a_summary_only_run_has_the_same_table_as_one_that_keeps_its_records():
@@ -162,18 +163,8 @@ def test_progress_in_a_log_is_plain_lines(capsys):
 def test_plain_python_with_the_jit_off_plays_the_same_records():
     """``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python (to debug a game, and for the
     benchmarks' ratio against plain Python): the same deals, the same records."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    code = ("import json, warnings, simsol; warnings.simplefilter('ignore'); "
-            "r = simsol.simulate('elevens', deals=6, seed=3, workers=1, progress=True); "
-            "print(json.dumps(r.data.tolist()))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=dict(os.environ, NUMBA_DISABLE_JIT="1"), timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    plain = json.loads(out.stdout.strip().splitlines()[-1])
+    plain = with_the_jit_off("simsol.simulate('elevens', deals=6, seed=3, workers=1, "
+                             "progress=True).data.tolist()")
     compiled = simsol.simulate("elevens", deals=6, seed=3, workers=1).data.tolist()
     assert [list(r) for r in compiled] == plain
 
@@ -184,18 +175,9 @@ def test_every_game_with_the_jit_off_plays_the_same_records(game_name):
     ``uint8``) is the trap: in plain Python ``1 << face`` is a ``uint8`` too, so the 12x5 game's
     mask of the cards its tops take lost every bit past the eighth and it played other moves,
     and ``mask >> face`` overflowed in the T game and, for a session, in ``wanted_faces``."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    code = ("import json, warnings, simsol; warnings.simplefilter('ignore'); "
-            f"print(json.dumps([simsol.simulate({game_name!r}, policy=p, deals=3, seed=3, "
-            "workers=1, progress=False).data.tolist() for p in ('greedy', 'heuristic')]))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=dict(os.environ, NUMBA_DISABLE_JIT="1"), timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    plain = json.loads(out.stdout.strip().splitlines()[-1])
+    plain = with_the_jit_off(f"[simsol.simulate({game_name!r}, policy=p, deals=3, seed=3, "
+                             "workers=1, progress=False).data.tolist() for p in "
+                             "('greedy', 'heuristic')]")
     compiled = [[list(r) for r in simsol.simulate(game_name, policy=p, deals=3, seed=3,
                                                   workers=1).data.tolist()]
                 for p in ("greedy", "heuristic")]

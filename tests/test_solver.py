@@ -24,6 +24,7 @@ from simsol.policies import build_policy
 from simsol.positions import play_out
 from simsol.rules import SimsolError, build_rules, encode_rules
 from simsol.trace import trace
+from tests.conftest import with_the_jit_off
 
 SMALL = {"nodes": 30_000, "table_mb": 4}  # a budget a test can afford
 VERDICT_ENDS = {"won", "unsolvable", "unknown"}
@@ -699,20 +700,10 @@ def test_the_reformulations_winning_lines_replay_as_real_lines_with_the_turns():
 def test_the_solver_with_the_jit_off_plays_the_same_records():
     """``NUMBA_DISABLE_JIT=1`` runs the solver as plain Python (to debug it): the same deals,
     the same records, Klondike's reformulation and the whole-block position copy included."""
-    import json
-    import os
-    import subprocess
-    import sys
-
     options = {"nodes": 300, "table_mb": 1}
-    code = ("import json, warnings, simsol; warnings.simplefilter('ignore'); "
-            "r = simsol.simulate('klondike', preset='standard', policy='solver', "
-            f"policy_options={options!r}, deals=3, seed=3, workers=1); "
-            "print(json.dumps(r.data.tolist()))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=dict(os.environ, NUMBA_DISABLE_JIT="1"), timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    plain = json.loads(out.stdout.strip().splitlines()[-1])
+    plain = with_the_jit_off("simsol.simulate('klondike', preset='standard', policy='solver', "
+                             f"policy_options={options!r}, deals=3, seed=3, "
+                             "workers=1).data.tolist()")
     compiled = simsol.simulate("klondike", preset="standard", policy="solver",
                                policy_options=options, deals=3, seed=3, workers=1).data.tolist()
     assert [list(r) for r in compiled] == plain
