@@ -30,8 +30,10 @@ RED = np.array([((c % 52) // 13) % 2 for c in range(256)], dtype=np.int64)
 
 # Rank successions.
 SUCC_UP = np.array([0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0], dtype=np.int64)
-ANY_FACE = -1  # ``gen_wanted_to_foundation``'s mask when a game does not keep what is wanted
 SUCC_WRAP = np.array([0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1], dtype=np.int64)
+
+# ``gen_wanted_to_foundation``'s mask of wanted faces when a game does not keep one: all of them.
+ANY_FACE = -1
 
 # How tableau cards build on each other.
 ALTERNATE_COLOURS, SAME_SUIT, ANY_SUIT = 0, 1, 2
