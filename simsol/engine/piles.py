@@ -144,11 +144,17 @@ def add_move(moves, n, kind, src, dst, count, card):
     return n
 
 
-@kernel
+@kernel(inline="always")
 def gen_to_foundation(piles, lens, down, lo, hi, f0, per_suit, base_rank, succ, full, kind,
                       moves, n):
-    """Moves of the top card of each pile in ``lo..hi-1`` to a foundation."""
-    return gen_wanted_to_foundation(piles, lens, down, lo, hi, ANY_FACE, f0, per_suit, base_rank,
+    """Moves of the top card of each pile in ``lo..hi-1`` to a foundation.  Over several piles
+    the faces the foundations want are found first (``wanted_faces``, one look at each
+    foundation) and only tops among them are looked at; one pile's top is looked at directly.
+    Inlined: as a call it cost Klondike's greedy about 5% of its speed (measured 2026-12-07)."""
+    wanted = ANY_FACE
+    if hi - lo > 1:
+        wanted = wanted_faces(piles, lens, f0, 4 * per_suit, per_suit, base_rank, succ, full)
+    return gen_wanted_to_foundation(piles, lens, down, lo, hi, wanted, f0, per_suit, base_rank,
                                     succ, full, kind, moves, n)
 
 

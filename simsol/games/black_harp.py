@@ -35,9 +35,7 @@ from simsol.engine.piles import (
     gen_card_to_tableau,
     gen_tableau_moves,
     gen_to_foundation,
-    gen_wanted_to_foundation,
     holds_back,
-    wanted_faces,
 )
 from simsol.engine.state import M_KIND, NO_PROGRESS, V_END_HINT, game_counters
 from simsol.games import klondike
@@ -123,9 +121,8 @@ def generate(pos, rules, moves, n):
                                 SPACE_KINGS, WASTE_TO_TABLEAU, moves, n)
         if n > 0:
             return n
-    wanted = wanted_faces(piles, lens, F0, NF, 1, ACE, SUCC_UP, 13)
-    n = gen_wanted_to_foundation(piles, lens, down, T0, T0 + NT, wanted, F0, 1, ACE, SUCC_UP, 13,
-                                 TO_FOUNDATION, moves, n)
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13, TO_FOUNDATION,
+                          moves, n)
     n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS,
                           SUCC_UP, SPACE_KINGS, F0, 1, ACE, SUCC_UP, 13, moves, n)
     cards = lens[HAND] + lens[TURNED]

@@ -56,7 +56,6 @@ from simsol.engine.piles import (
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
-    gen_wanted_to_foundation,
     may_go_on,
     play_reachable,
     reach_the_stock,
@@ -67,7 +66,6 @@ from simsol.engine.piles import (
     tops_mask,
     transfer,
     turn_up_top,
-    wanted_faces,
 )
 from simsol.engine.state import (
     M_CARD,
@@ -246,11 +244,10 @@ def generate_stable(pos, rules, moves):
     space = space_to_fill(lens, rules)
     if space >= 0:  # forced: the reserve top fills the space
         return add_move(moves, 0, RESERVE_TO_TABLEAU, RESERVE, space, 1, top(piles, lens, RESERVE))
-    wanted = wanted_faces(piles, lens, F0, NF, 1, base, SUCC_WRAP, 13)
-    n = gen_wanted_to_foundation(piles, lens, down, RESERVE, RESERVE + 1, wanted, F0, 1, base,
-                                 SUCC_WRAP, 13, RESERVE_TO_FOUNDATION, moves, 0)
-    n = gen_wanted_to_foundation(piles, lens, down, T0, T0 + NT, wanted, F0, 1, base, SUCC_WRAP,
-                                 13, TO_FOUNDATION, moves, n)
+    n = gen_to_foundation(piles, lens, down, RESERVE, RESERVE + 1, F0, 1, base, SUCC_WRAP, 13,
+                          RESERVE_TO_FOUNDATION, moves, 0)
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, base, SUCC_WRAP, 13,
+                          TO_FOUNDATION, moves, n)
     succ = tableau_succ(vars, rules)
     if lens[RESERVE] > down[RESERVE]:
         n = gen_card_to_tableau(piles, lens, down, RESERVE, T0, NT, ALTERNATE_COLOURS,

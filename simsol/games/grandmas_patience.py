@@ -35,10 +35,8 @@ from simsol.engine.piles import (
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
-    gen_wanted_to_foundation,
     holds_back,
     stock_keeps_moves,
-    wanted_faces,
 )
 from simsol.engine.state import game_counters
 from simsol.games.base import declare
@@ -121,9 +119,8 @@ def setup(deck, rules, pos, rng):
 def generate_stable(pos, rules, moves):
     """The columns' own moves, and whether one of them holds the bank back (``bank_when``)."""
     piles, lens, down, vars = pos
-    wanted = wanted_faces(piles, lens, F0, NF, PER_SUIT, ACE, SUCC_UP, 13)
-    n = gen_wanted_to_foundation(piles, lens, down, T0, T0 + NT, wanted, F0, PER_SUIT, ACE, SUCC_UP,
-                                 13, TO_FOUNDATION, moves, 0)
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, PER_SUIT, ACE, SUCC_UP, 13,
+                          TO_FOUNDATION, moves, 0)
     n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_ANY_PART, ALTERNATE_COLOURS, SUCC_UP,
                           SPACE_ANY, F0, PER_SUIT, ACE, SUCC_UP, 13, moves, n)
     vars[BANK_HELD] = holds_back(moves, n, rules[R_BANK_WHEN])

@@ -35,7 +35,6 @@ from simsol.engine.piles import (
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
-    gen_wanted_to_foundation,
     open_the_stock,
     play_reachable,
     reach_the_stock,
@@ -43,7 +42,6 @@ from simsol.engine.piles import (
     stock_keeps_moves,
     swap_to_top,
     taker_bit,
-    wanted_faces,
 )
 from simsol.engine.state import V_PASSES, game_counters
 from simsol.games.base import declare
@@ -140,9 +138,8 @@ def space_rule(piles, lens, down, vars, reading):
 def generate_stable(pos, rules, moves):
     """The tableau's own moves: to the foundations and between piles."""
     piles, lens, down, vars = pos
-    wanted = wanted_faces(piles, lens, F0, NF, 1, ACE, SUCC_UP, 13)
-    n = gen_wanted_to_foundation(piles, lens, down, T0, T0 + NT, wanted, F0, 1, ACE, SUCC_UP, 13,
-                                 TO_FOUNDATION, moves, 0)
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 1, ACE, SUCC_UP, 13, TO_FOUNDATION,
+                          moves, 0)
     grab = GRAB_ANY_PART if rules[R_PARTIAL] else GRAB_WHOLE
     space = space_rule(piles, lens, down, vars, rules[R_SPACE])
     return gen_tableau_moves(piles, lens, down, T0, NT, grab, ALTERNATE_COLOURS, SUCC_UP, space,

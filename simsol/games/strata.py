@@ -22,9 +22,8 @@ from simsol.engine.piles import (
     add_move,
     apply_transfer,
     gen_tableau_moves,
-    gen_wanted_to_foundation,
+    gen_to_foundation,
     holds_back,
-    wanted_faces,
 )
 from simsol.engine.state import V_PASSES, V_REDEALS
 from simsol.engine.streams import GAME_STREAM, shuffle
@@ -116,9 +115,8 @@ def generate(pos, rules, moves, n):
     space); the redeal while one is left and, by ``redeal_when``, no other move holds it back."""
     piles, lens, down, vars = pos
     succ = tableau_succ(rules)
-    wanted = wanted_faces(piles, lens, F0, NF, 2, ACE, SUCC_PIQUET, FULL)
-    n = gen_wanted_to_foundation(piles, lens, down, T0, T0 + NT, wanted, F0, 2, ACE, SUCC_PIQUET,
-                                 FULL, TO_FOUNDATION, moves, n)
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_PIQUET, FULL,
+                          TO_FOUNDATION, moves, n)
     n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, ALTERNATE_COLOURS, succ, SPACE_ANY,
                           F0, 2, ACE, SUCC_PIQUET, FULL, moves, n)
     if vars[V_REDEALS] < rules[R_REDEALS] and not holds_back(moves, n, rules[R_REDEAL_WHEN]):

@@ -33,9 +33,7 @@ from simsol.engine.piles import (
     gen_stock_move,
     gen_tableau_moves,
     gen_to_foundation,
-    gen_wanted_to_foundation,
     stock_keeps_moves,
-    wanted_faces,
 )
 from simsol.engine.state import V_FOUNDATION, V_PASSES, game_counters
 from simsol.games.base import declare
@@ -175,9 +173,8 @@ def setup(deck, rules, pos, rng):
 def generate_stable(pos, rules, moves):
     """The columns' own moves, and what the column tops and spaces take (for the waste's)."""
     piles, lens, down, vars = pos
-    wanted = wanted_faces(piles, lens, F0, NF, 2, ACE, SUCC_UP, 13)
-    n = gen_wanted_to_foundation(piles, lens, down, T0, T0 + NT, wanted, F0, 2, ACE, SUCC_UP,
-                                 13, TO_FOUNDATION, moves, 0)
+    n = gen_to_foundation(piles, lens, down, T0, T0 + NT, F0, 2, ACE, SUCC_UP, 13, TO_FOUNDATION,
+                          moves, 0)
     n = gen_tableau_moves(piles, lens, down, T0, NT, GRAB_TOP, SAME_SUIT, SUCC_UP, SPACE_NONE,
                           F0, 2, ACE, SUCC_UP, 13, moves, n)
     tops_take, spaces = 0, 0
