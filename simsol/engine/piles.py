@@ -215,6 +215,40 @@ def wanted_key(card, build, succ):
     return onto_rank
 
 
+NO_KEY = 63  # ``tops_keys``' lane for a pile whose top takes no build (every ``build_key`` < 63)
+KEYS_A_WORD = 10  # six-bit lanes in one int64
+
+
+@kernel(inline="always")
+def tops_keys(piles, lens, down, t0, nt, build, closed):
+    """``tops_mask``, and each tableau pile's ``build_key`` in a six-bit lane (``NO_KEY`` where
+    its top takes no build: empty, face down or ``closed``), piles ``t0 .. t0+9`` in one word
+    and the next ten in another (a tableau has at most 20 piles), so the move listing tests a
+    card against every top with shifts, not a chain of loads (``top_key``)."""
+    mask = 0
+    first = np.int64(0)
+    second = np.int64(0)
+    for i in range(nt):
+        p = t0 + i
+        key = np.int64(NO_KEY)
+        if lens[p] > down[p] and (closed >> i) & 1 == 0:
+            key = build_key(piles[p, lens[p] - 1], build)
+            mask |= 1 << key
+        if i < KEYS_A_WORD:
+            first |= key << np.int64(6 * i)
+        else:
+            second |= key << np.int64(6 * (i - KEYS_A_WORD))
+    return mask, (first, second)
+
+
+@kernel(inline="always")
+def top_key(keys, i):
+    """Lane ``i`` of ``tops_keys``: the ``build_key`` of the ``i``-th pile's top, or ``NO_KEY``."""
+    if i < KEYS_A_WORD:
+        return (keys[0] >> np.int64(6 * i)) & NO_KEY
+    return (keys[1] >> np.int64(6 * (i - KEYS_A_WORD))) & NO_KEY
+
+
 @kernel(inline="always")
 def fits_tops(card, mask, build, succ):
     """Does ``card`` fit one of the tops whose ``build_key`` bits are set in ``mask``
@@ -322,7 +356,7 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
     with ``closed_to_space``; ``dead`` a bit per pile that takes nothing once empty (its place
     stays empty); ``space_last`` lists a card's move into a space after its builds, into the
     first open space, rather than in that pile's place."""
-    mask = tops_mask(piles, lens, down, t0, nt, build, closed)
+    mask, keys = tops_keys(piles, lens, down, t0, nt, build, closed)
     space_at = open_space(lens, t0, nt, dead)  # the first space that takes a card, or -1
     for src in range(t0, t0 + nt):
         if not face_up(lens, down, src):
@@ -338,7 +372,8 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
             if grab == GRAB_TOP_OR_WHOLE and start != lowest and start != last:
                 continue
             card = piles[src, start]
-            fits = fits_tops(card, mask, build, succ)
+            want = wanted_key(card, build, succ)  # the key of the tops it builds on
+            fits = want >= 0 and (mask >> want) & 1 == 1
             to_space = src_to_space and space_takes(card, space)
             if not (fits or to_space):
                 continue
@@ -349,8 +384,7 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
                     if not to_space or space_last or (dead >> (dst - t0)) & 1:
                         continue
                     to_space = False  # all spaces are alike: offer one
-                elif (lens[dst] == down[dst] or (closed >> (dst - t0)) & 1
-                      or not builds_on(card, piles[dst, lens[dst] - 1], build, succ)):
+                elif top_key(keys, dst - t0) != want:  # (``builds_on``, by key)
                     continue
                 kind = classify_tableau_move(piles, lens, down, src, start, lens[dst] == 0,
                                              f0, per_suit, base_rank, fsucc, full, dead, t0)
