@@ -221,10 +221,11 @@ KEYS_A_WORD = 10  # six-bit lanes in one int64
 
 @kernel(inline="always")
 def tops_keys(piles, lens, down, t0, nt, build, closed):
-    """``tops_mask``, and each tableau pile's ``build_key`` in a six-bit lane (``NO_KEY`` where
-    its top takes no build: empty, face down or ``closed``), piles ``t0 .. t0+9`` in one word
-    and the next ten in another (a tableau has at most 20 piles), so the move listing tests a
-    card against every top with shifts, not a chain of loads (``top_key``)."""
+    """A bit per ``build_key`` the tops offer (``tops_mask``), and each tableau pile's
+    ``build_key`` in a six-bit lane (``NO_KEY`` where its top takes no build: empty, face down
+    or ``closed``), piles ``t0 .. t0+9`` in one word and the next ten in another (a tableau has
+    at most 20 piles), so the move listing tests a card against every top with shifts, not a
+    chain of loads (``top_key``)."""
     mask = 0
     first = np.int64(0)
     second = np.int64(0)
@@ -253,7 +254,12 @@ def top_key(keys, i):
 def fits_tops(card, mask, build, succ):
     """Does ``card`` fit one of the tops whose ``build_key`` bits are set in ``mask``
     (``tops_mask``)?  One test instead of a look at every pile."""
-    key = wanted_key(card, build, succ)
+    return key_fits(wanted_key(card, build, succ), mask)
+
+
+@kernel(inline="always")
+def key_fits(key, mask):
+    """Does a card whose ``wanted_key`` is ``key`` fit one of the tops in ``mask``?"""
     return key >= 0 and (mask >> key) & 1 == 1
 
 
@@ -261,11 +267,7 @@ def fits_tops(card, mask, build, succ):
 def tops_mask(piles, lens, down, t0, nt, build, closed=0):
     """A bit per ``build_key`` offered by the tableau's face-up tops, to test a card in one step
     (a pile whose bit is set in ``closed`` offers none, see ``gen_tableau_moves``)."""
-    mask = 0
-    for p in range(t0, t0 + nt):
-        if lens[p] > down[p] and (closed >> (p - t0)) & 1 == 0:
-            mask |= 1 << build_key(piles[p, lens[p] - 1], build)
-    return mask
+    return tops_keys(piles, lens, down, t0, nt, build, closed)[0]  # (the lanes: dead code here)
 
 
 @kernel
@@ -373,7 +375,7 @@ def gen_tableau_moves(piles, lens, down, t0, nt, grab, build, succ, space, f0, p
                 continue
             card = piles[src, start]
             want = wanted_key(card, build, succ)  # the key of the tops it builds on
-            fits = want >= 0 and (mask >> want) & 1 == 1
+            fits = key_fits(want, mask)
             to_space = src_to_space and space_takes(card, space)
             if not (fits or to_space):
                 continue
