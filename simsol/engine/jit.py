@@ -14,12 +14,11 @@ a kernel or an entry through its ordinary (CPython) wrapper.
 
 Every one of them uses numpy's error model (``error_model="numpy"``): under numba's default,
 Python's, each integer division or remainder by a value not known at compile time is preceded
-by a test for zero that raises ``ZeroDivisionError``, and a function that may raise returns a
-status its caller must test.  No kernel divides by zero (every divisor is a count of suits,
-piles, cards a turn or cards in a deck, at least 1 wherever a division is reached), so the
-tests were pure cost: without them
-Klondike's greedy and the exact solver run 2 to 3% faster, with the same records (README,
-*Speed*).
+by a test for zero that raises ``ZeroDivisionError``, which the caller must then test for.  No
+kernel divides by zero (every divisor is a count of suits, piles, cards a turn or cards in a
+deck, at least 1 wherever a division is reached), so the tests were pure cost: without them
+Klondike's greedy and the exact solver run 2 to 3% faster in one process, with the same records
+(README, *Speed*; the two-worker main job shows no change beyond its noise).
 
 ``copy_block`` copies one array into another as one block of bytes (LLVM's ``memcpy``), where a
 loop over the elements compiles to a copy a byte at a time.
