@@ -110,7 +110,11 @@ class Base:
 #    where version 17 ran every short search first; the solver's results move in every game
 #    (its budget is spent otherwise), hop's worlds (5,000 positions, short searches' share 2,500,
 #    under ``alone``) search as in 17, and every other player plays as in 17.
-PLAYERS_VERSION = 18
+# 19: Klondike's solver never moves a whole pile into a space (``klondike.solver_skips``: the
+#    same position with two piles' places traded), under every Klondike rule set but a King's
+#    first such move under the literal reading of the spaces' rule; the solver's and hop's
+#    results in Klondike move, every other game and player plays as in 18.
+PLAYERS_VERSION = 19
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

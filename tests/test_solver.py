@@ -221,6 +221,38 @@ def test_the_klondike_dominance_skips_a_twin_swap_only_when_it_frees_no_card(hea
                        for row in position.legal_rows(rules) if row[2] != dst)
 
 
+# A whole pile (K♠ Q♥ J♣, nothing face down) may move into the space of tableau2.
+KING_AND_SPACE = """
+tableau1: K♠ Q♥ J♣
+tableau3: (4♣) 10♠
+tableau4: (5♣) 9♥
+"""
+
+
+@pytest.mark.parametrize("preset, rules, king_placed, skipped", [
+    ("standard", {}, False, True), ("book", {}, False, True),
+    ("book", {"space": "kings-then-any-literal"}, False, False),
+    ("book", {"space": "kings-then-any-literal"}, True, True)])
+def test_the_klondike_solver_never_shifts_a_whole_pile_into_a_space(preset, rules, king_placed,
+                                                                     skipped):
+    """The pile K♠ Q♥ J♣ into the space is the same position with two piles' places traded,
+    so the solver leaves it out; but under the literal reading of the spaces' rule a King's
+    first move into a space counts towards opening them, and is tried."""
+    from simsol.positions import parse_position
+    game = get_game("klondike")
+    position = parse_position(game, KING_AND_SPACE)
+    state = position.state()
+    if king_placed:
+        state.vars[game.var_names["kings_in_spaces"]] |= 1  # ♠ (suits ♠♥♣♦)
+    encoded = encode_rules(game, build_rules(game, preset, rules))
+    rows = position.legal_rows(encoded)
+    shifts = [row for row in rows if game.move_kinds[row[0]] == "space_shift"]
+    assert len(shifts) == 1
+    assert bool(game.solver_skips(state, encoded, shifts[0])) == skipped
+    assert not any(game.solver_skips(state, encoded, row) for row in rows
+                   if game.move_kinds[row[0]] != "space_shift")
+
+
 def solver_key_of(game, text, preset):
     """The sum of the piles' shares of the solver's blind key (``solver_pile_hash``) and of the
     plain hash, for a hand-built position."""

@@ -61,6 +61,8 @@ beside it): whenever a position can be won, it can be won by a line that does no
 such a move, so the search never tries one (``dominance``).  Klondike with partial runs leaves
 out a run moved from a card onto that card's twin when the card it leaves on top cannot go up:
 the later moves can be played with the two runs' places swapped instead (``klondike.py``).
+Klondike also leaves out a whole pile moved into a space, the same position with two piles'
+places traded (players version 19).
 
 A game may prove a position lost whatever is played (its ``solver_dead``, with its proof
 beside it; the ``dead_ends`` setting): the search then goes no further from it, and at the
@@ -208,7 +210,8 @@ SOLVER_SETTINGS = (
             "order (below 1: only within its kind; 10, nearly any order)", number=True),
     Setting("dominance", True, "leave out the moves the game's dominance rule proves needless "
             "(its solver_skips: Klondike with partial runs, a run moved from one card onto "
-            "that card's twin when that frees no card for a foundation)", flag=True),
+            "that card's twin when that frees no card for a foundation; Klondike, a whole pile "
+            "moved into a space)", flag=True),
     Setting("safe_moves", True, "play a move the game proves safe alone, without trying the "
             "others (its safe_move: Klondike's and Canfield's card to a foundation that no "
             "card can still want)", flag=True),
