@@ -114,7 +114,12 @@ class Base:
 #    same position with two piles' places traded), under every Klondike rule set but a King's
 #    first such move under the literal reading of the spaces' rule; the solver's and hop's
 #    results in Klondike move, every other game and player plays as in 18.
-PLAYERS_VERSION = 19
+# 20: Klondike's solver may search its relaxation (the open stock) for three quarters of the
+#    budget, all of the proof's share, where it had a quarter (its ``SOLVER_DEFAULTS``); the
+#    solver's results in Klondike move under the rule sets whose relaxation is not exact (three
+#    cards a turn, or a redeal limit); hop's worlds search no relaxation and play as in 19, and
+#    every other game and player plays as in 19.
+PLAYERS_VERSION = 20
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

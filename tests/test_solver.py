@@ -571,6 +571,20 @@ def test_the_relaxation_decides_a_deal_the_real_search_cannot_within_the_budget(
         "unknown")
 
 
+def test_klondikes_open_stock_may_use_the_proofs_whole_share():
+    """Klondike's own ``relax_share`` (three quarters of the budget, all of the proof's share;
+    a quarter before players version 20): the open stock proves the hardest lost deals, given
+    the positions.  Deal 791 of seed 1 (Klondike standard) is proved lost within the default
+    budget, and not when the open stock has only a quarter of it."""
+    solver = build_policy(get_game("klondike"), "solver")
+    assert solver.config.value("relax_share") == 0.75
+    assert build_policy(get_game("canfield"), "solver").config.value("relax_share") == 0.25
+    options = {"table_mb": 64}
+    assert deal_solver("klondike", "standard", options)(1, 791)[0] == "unsolvable"
+    assert deal_solver("klondike", "standard", {**options, "relax_share": 0.25})(1, 791)[0] == (
+        "unknown")
+
+
 EXACT = {"nodes": 30_000, "table_mb": 4, "restart_nodes": 0}  # the open stock's search alone
 
 

@@ -74,7 +74,9 @@ table says it is new (a lost one stays in the table, searched out), so a repeat 
 A game may offer a relaxation (its ``solver_relax``, with its proof beside it): an easier game
 in which every line of the real one can be played, so a deal whose relaxation cannot be won is
 unsolvable.  Before its last search the solver searches the relaxation for ``relax_share`` of
-the budget (a quarter by default).  Klondike's opens the stock: every card of the stock and the
+the budget (a quarter by default; Klondike three quarters, all of the proof lane's share, since
+players version 20: it proves the hardest lost deals, which the last search cannot within the
+budget).  Klondike's opens the stock: every card of the stock and the
 waste may be played at any time, so the stock's turns and its order drop out of the search (a
 card from the open waste goes onto a pile only while a card that could go on it next can
 move).  Of the 17 deals of 200 (Klondike ``standard``, seed 0) the default budget left unknown
@@ -220,8 +222,9 @@ SOLVER_SETTINGS = (
             "its pile, or never go up)", flag=True),
     Setting("relax_share", 0.25, "the share of the budget for a search of the game's "
             "relaxation (its solver_relax: Klondike with every stock card open) before the last "
-            "search: a deal the relaxation cannot win is unsolvable (0: none)", number=True,
-            low=0.0, high=1.0),
+            "search: a deal the relaxation cannot win is unsolvable (0: none; a game may "
+            "default to more, its SOLVER_DEFAULTS: Klondike three quarters, all of the proof's "
+            "share)", number=True, low=0.0, high=1.0),
     Setting("reform", True, "search the game's exact reformulation in its place where it has "
             "one (its solver_reform: Klondike and Canfield with three cards a turn and no redeal "
             "limit, every card the stock's turns can bring up played at once, the turns round "

@@ -73,7 +73,8 @@ PILES = ("hand", "turned") + tuple(f"foundation{i + 1}" for i in range(NF)) + tu
 # cycle_turns: hand states seen since the last move other than a turn
 COUNTERS = game_counters("cycle_turns", scratch=("cycle_turns",))
 INTERCHANGEABLE = klondike.INTERCHANGEABLE
-SOLVER_DEFAULTS = klondike.SOLVER_DEFAULTS  # the dead-end test proves deals lost here too
+# Klondike's split: the dead-end test proves deals lost here too (no relaxation to search)
+SOLVER_DEFAULTS = {"last_share": klondike.SOLVER_DEFAULTS["last_share"]}
 (CYCLE_TURNS,) = COUNTERS
 NARROW_KINDS = PILE_MOVE_KINDS  # every move changes only its two piles (engine/loop.py)
 PROGRESS_KINDS = ("to_foundation", "waste_to_foundation", "waste_to_tableau", "reveal")
