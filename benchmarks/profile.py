@@ -187,18 +187,24 @@ def main() -> None:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        play(args)
+        from simsol.rules import SimsolError
+
+        try:
+            play(args)
+        except SimsolError as error:  # an unknown game, preset, policy or setting
+            sys.exit(f"profile: {error}")
         return
     if shutil.which("perf") is None:
         sys.exit("profile: needs perf (linux-tools) on the PATH")
     with tempfile.TemporaryDirectory(prefix="simsol-profile-") as folder:
         env = dict(os.environ, SIMSOL_CACHE_DIR=os.path.join(folder, "cache"),
-                   SIMSOL_PROFILE_DIR=folder)
-        os.makedirs(os.path.join(folder, "code"))
-        env["SIMSOL_PROFILE_DIR"] = os.path.join(folder, "code")
+                   SIMSOL_PROFILE_DIR=os.path.join(folder, "code"))
+        os.makedirs(env["SIMSOL_PROFILE_DIR"])
         data = os.path.join(folder, "perf.data")
-        subprocess.run(["perf", "record", "-q", "-F", "2000", "-o", data, sys.executable,
-                        os.path.abspath(__file__), "--child", *sys.argv[1:]], env=env, check=True)
+        child = subprocess.run(["perf", "record", "-q", "-F", "2000", "-o", data, sys.executable,
+                                os.path.abspath(__file__), "--child", *sys.argv[1:]], env=env)
+        if child.returncode != 0:
+            sys.exit(child.returncode)
         report(args, data, os.path.join(folder, "code"))
 
 
