@@ -10,7 +10,7 @@ import simsol
 from simsol.cards import RANK_NAMES, SUITS
 from simsol.engine.binder import bind
 from simsol.engine.piles import RANK as RANKS
-from simsol.engine.solver import deal_solver
+from simsol.engine.solver import aligned_table, deal_solver, table_slots
 from simsol.engine.state import (
     END_REASONS,
     N_VARS,
@@ -754,3 +754,15 @@ def test_the_solver_with_the_jit_off_plays_the_same_records():
                                policy_options=options, deals=3, seed=3, workers=1).data.tolist()
     assert [list(r) for r in compiled] == plain
     assert any(r[1] for r in plain)  # a won deal: its line was found and played
+
+
+@pytest.mark.parametrize("megabytes", [1, 4, 64, 3.5])
+def test_a_table_bucket_fills_one_cache_line(megabytes):
+    """The table's four-slot buckets each lie in one 64-byte line (a probe waits for memory
+    once), and the table fits in ``table_mb`` with at least half of it used."""
+    slots = table_slots(megabytes)
+    table = aligned_table(slots)
+    assert table.shape == (slots, 2) and table.dtype == np.uint64 and table.flags.c_contiguous
+    assert table.ctypes.data % 64 == 0
+    assert table.nbytes <= megabytes * 2**20 < 2 * table.nbytes
+    assert not table.any()

@@ -37,8 +37,9 @@ game that relies on it, and compares the verdicts with the plain search's.
 A transposition table keyed by the position hash (engine/hashing.py, with the game's scratch
 counters and the game's random stream added: the solver sees the future too) keeps the
 positions searched; it has a fixed size (``table_mb``, one for each lane, see below) and four
-slots a bucket, an entry of a full bucket (chosen by the key) overwritten, so memory stays flat
-whatever the deal count and a lost entry only costs a second search, never a wrong answer.
+slots a bucket (one cache line, ``aligned_table``), an entry of a full bucket (chosen by the
+key) overwritten, so memory stays flat whatever the deal count and a lost entry only costs a
+second search, never a wrong answer.
 The hash is kept pile by pile a level (a move of a narrow kind rehashes its two piles), and in
 a game without scratch counters a position's moves are listed only once the table says it is
 new.
@@ -284,8 +285,8 @@ class SolverWork(NamedTuple):
     count: np.ndarray  # int64[depth + 1]: how many it has
     tried: np.ndarray  # int64[depth + 1]: how many of them were tried
     listed: np.ndarray  # int64[MAX_MOVES_LISTED, MOVE_COLUMNS]: a level's moves as listed
-    keys: np.ndarray  # uint64[slots]: the transposition table
-    stamps: np.ndarray  # uint32[slots]: the search that wrote each slot
+    table: np.ndarray  # uint64[slots, 2]: the transposition table, each slot's key and the
+    # search that wrote it (``aligned_table``: a bucket is one cache line)
     line: np.ndarray  # int64[depth, MOVE_COLUMNS]: the winning line
     path_keys: np.ndarray  # uint64[depth + 1]: the key of each level's position
     meta: np.ndarray  # int64[19]
@@ -294,11 +295,25 @@ class SolverWork(NamedTuple):
 
 
 def table_slots(megabytes: float) -> int:
-    """The largest power of two of 12-byte slots (key and stamp) that fits in ``megabytes``."""
+    """The largest power of two of 16-byte slots (key and stamp) that fits in ``megabytes``."""
     slots = SLOTS_PER_BUCKET
-    while slots * 2 * 12 <= megabytes * 2**20:
+    while slots * 2 * 16 <= megabytes * 2**20:
         slots *= 2
     return slots
+
+
+CACHE_LINE = 64  # bytes: a bucket of four 16-byte slots
+
+
+def aligned_table(slots: int) -> np.ndarray:
+    """An empty table of ``slots`` slots (key, stamp) whose buckets each fill one cache line.
+
+    A bucket is probed at every position the search visits, and the table is far larger than
+    the processor's cache, so each probe waits for memory; a bucket whose keys and stamps lie in
+    one line waits once.  (numpy aligns a large array to 16 bytes only, hence the offset.)"""
+    spare = np.zeros(2 * slots + CACHE_LINE // 8, dtype=np.uint64)
+    offset = (-spare.ctypes.data % CACHE_LINE) // 8
+    return spare[offset:offset + 2 * slots].reshape(slots, 2)
 
 
 class SolverLanes(NamedTuple):
@@ -333,7 +348,7 @@ def make_lane(game, policy) -> SolverWork:
                       np.zeros(levels, dtype=np.int64), np.zeros(levels, dtype=np.int64),
                       np.zeros(levels, dtype=np.int64),
                       np.zeros((MAX_MOVES_LISTED, MOVE_COLUMNS), dtype=np.int64),
-                      np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.uint32),
+                      aligned_table(slots),
                       np.zeros((depth, MOVE_COLUMNS), dtype=np.int64),
                       np.zeros(levels, dtype=np.uint64), meta,
                       np.zeros(len(game.options), dtype=np.int64),
@@ -403,10 +418,10 @@ def solver_key(pos, rng, position_hash):
 @kernel(inline="always")
 def table_has(work, key, epoch):
     """True when this search has ``key`` in the table."""
-    mask = np.uint64(work.keys.shape[0] - 1)
+    mask = np.uint64(work.table.shape[0] - 1)
     start = np.int64(key & mask) & ~(SLOTS_PER_BUCKET - 1)
     for j in range(SLOTS_PER_BUCKET):
-        if work.stamps[start + j] == epoch and work.keys[start + j] == key:
+        if work.table[start + j, 1] == epoch and work.table[start + j, 0] == key:
             return True
     return False
 
@@ -414,20 +429,20 @@ def table_has(work, key, epoch):
 @kernel(inline="always")
 def table_add(work, key, epoch):
     """Add ``key`` to the table; False when this search has it already."""
-    mask = np.uint64(work.keys.shape[0] - 1)
+    mask = np.uint64(work.table.shape[0] - 1)
     start = np.int64(key & mask) & ~(SLOTS_PER_BUCKET - 1)
     free = -1
     for j in range(SLOTS_PER_BUCKET):
         slot = start + j
-        if work.stamps[slot] == epoch:
-            if work.keys[slot] == key:
+        if work.table[slot, 1] == epoch:
+            if work.table[slot, 0] == key:
                 return False
         elif free < 0:
             free = slot
     if free < 0:  # a full bucket: overwrite one, chosen by the key's top bits
         free = start + np.int64(key >> np.uint64(62))
-    work.keys[free] = key
-    work.stamps[free] = epoch
+    work.table[free, 0] = key
+    work.table[free, 1] = epoch
     return True
 
 
