@@ -75,17 +75,11 @@ def write_perf_map(dump: str | None) -> None:
 def play(args) -> None:
     """The child: compile, write the map, play the deals, write the map again (searches compile
     late kernels on first use)."""
-    if args.no_inline:
-        import numba
-
+    if args.no_inline:  # before any kernel module imports the decorator
         import simsol.engine.jit as jit
 
-        def kernel(fn=None, *, inline="never"):
-            decorate = numba.njit(_nrt=False, inline="never", no_cfunc_wrapper=True,
-                                  error_model="numpy")
-            return decorate if fn is None else decorate(fn)
-
-        jit.kernel = kernel
+        compile_kernel = jit.kernel
+        jit.kernel = lambda fn=None, *, inline="never": compile_kernel(fn, inline="never")
     import simsol
     from simsol.engine.solver import deal_solver
 

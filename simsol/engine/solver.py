@@ -77,12 +77,12 @@ in which every line of the real one can be played, so a deal whose relaxation ca
 unsolvable.  Before its last search the solver searches the relaxation for ``relax_share`` of
 the budget (a quarter by default; Klondike three quarters, all of the proof lane's share, since
 players version 20: it proves the hardest lost deals, which the last search cannot within the
-budget).  Klondike's opens the stock: every card of the stock and the
-waste may be played at any time, so the stock's turns and its order drop out of the search (a
-card from the open waste goes onto a pile only while a card that could go on it next can
-move).  Of the 17 deals of 200 (Klondike ``standard``, seed 0) the default budget left unknown
-before, the relaxation alone proves 6 unsolvable within 2,528 to 3.3 million positions, where
-the real game's search needs 2.9 million to over 30 million.  A relaxation may be exact (the
+budget).  Klondike's opens the stock: every card of the stock and the waste may be played at
+any time, so the stock's turns and its order drop out of the search (a card from the open waste
+goes onto a pile only while a card that could go on it next can move).  Of the 17 deals of
+200 (Klondike ``standard``, seed 0) the default budget left unknown before, the relaxation
+alone proves 6 unsolvable within 2,528 to 3.3 million positions, where the real game's search
+needs 2.9 million to over 30 million.  A relaxation may be exact (the
 game's ``RELAXES_EXACTLY``: Klondike's open stock when one card is turned at a time without a
 redeal limit, since any card can then be turned to the waste's top): it then has the rest of
 the budget in place of the last search, and its win is realized as a real line by turning the
@@ -295,14 +295,15 @@ class SolverWork(NamedTuple):
 
 
 def table_slots(megabytes: float) -> int:
-    """The largest power of two of 16-byte slots (key and stamp) that fits in ``megabytes``."""
+    """The largest power of two of slots (key and stamp) that fits in ``megabytes``."""
     slots = SLOTS_PER_BUCKET
-    while slots * 2 * 16 <= megabytes * 2**20:
+    while slots * 2 * SLOT_BYTES <= megabytes * 2**20:
         slots *= 2
     return slots
 
 
-CACHE_LINE = 64  # bytes: a bucket of four 16-byte slots
+SLOT_BYTES = 16  # a key and the stamp of the search that wrote it, two uint64
+CACHE_LINE = SLOTS_PER_BUCKET * SLOT_BYTES  # 64 bytes: a bucket fills one line
 
 
 def aligned_table(slots: int) -> np.ndarray:
@@ -312,7 +313,7 @@ def aligned_table(slots: int) -> np.ndarray:
     the processor's cache, so each probe waits for memory; a bucket whose keys and stamps lie in
     one line waits once.  (numpy aligns a large array to 16 bytes only, hence the offset.)"""
     spare = np.zeros(2 * slots + CACHE_LINE // 8, dtype=np.uint64)
-    offset = (-spare.ctypes.data % CACHE_LINE) // 8
+    offset = (-spare.ctypes.data % CACHE_LINE) // 8  # in uint64s
     return spare[offset:offset + 2 * slots].reshape(slots, 2)
 
 
