@@ -119,7 +119,12 @@ class Base:
 #    solver's results in Klondike move under the rule sets whose relaxation is not exact (three
 #    cards a turn, or a redeal limit); hop's worlds search no relaxation and play as in 19, and
 #    every other game and player plays as in 19.
-PLAYERS_VERSION = 20
+# 21: with Klondike's stock open (the solver's relaxation; under one card a turn without a
+#    redeal limit, its reformulation too) a waste card put on a pile must be used at the next
+#    move but for safe ones (``klondike.solver_skips``); the solver's results in Klondike move,
+#    and hop's under one card a turn without a limit (its worlds search the open stock); every
+#    other game and player plays as in 20.
+PLAYERS_VERSION = 21
 
 SIMPLE = "simsol.engine.choice:choose_simple"
 BASES = {base.name: base for base in (

@@ -544,6 +544,58 @@ def test_with_kings_only_spaces_the_relaxation_puts_a_waste_king_in_a_space_only
     assert to_space in open_stock_moves(text, "book")
 
 
+def open_stock_after(text: str, preset: str, played: tuple) -> tuple:
+    """A hand-built Klondike position with the stock open (``solver_relax``), after the listed
+    move whose key is ``played``: the game, the position, the relaxed rules."""
+    from simsol.positions import describe, parse_position
+    game = get_game("klondike")
+    position = parse_position(game, text)
+    rules = encode_rules(game, build_rules(game, preset, None))
+    relaxed = np.zeros_like(rules)
+    game.solver_relax(position.state(), rules, relaxed)
+    row = next(row for row in position.legal_rows(relaxed) if describe(game, row).key() == played)
+    bind(game).apply_move(position.state(), relaxed, row.copy(), np.zeros(6, dtype=np.uint64))
+    return game, position, relaxed
+
+
+AWAITING_USE = ("stock: (2♥)\nwaste: 8♠ 7♦\ntableau1: 9♦\ntableau2: (5♣) 7♥\n"
+                "tableau3: (6♣) 5♦\ntableau4: (7♣) 6♠\nfoundation2: A♥")
+
+
+@pytest.mark.parametrize("preset", ["standard", "book"])
+def test_with_the_stock_open_a_waste_card_put_on_a_pile_is_used_at_the_next_move(preset):
+    """8♠ from the open waste onto 9♦ serves only as a place for a red 7, so the solver then
+    tries only a card onto it (7♥ from a pile, 7♦ from the waste): 5♦ onto 6♠ and 2♥ up are
+    left out (2♥ is the game's safe move, which the search plays all the same); once a card
+    is on 8♠, nothing awaits and nothing is left out."""
+    from simsol.positions import describe
+    game, position, relaxed = open_stock_after(AWAITING_USE, preset,
+                                               ("waste_to_tableau", "waste", "tableau1", 1))
+    awaiting = game.var_names["awaiting"]
+    assert position.vars[awaiting] == position.pile("tableau1")[-1] + 1  # 8♠
+    rows = position.legal_rows(relaxed)
+    tried = {describe(game, row).key() for row in rows
+             if not game.solver_skips(position.state(), relaxed, row)}
+    assert tried == {("waste_to_tableau", "waste", "tableau1", 1),
+                     ("reveal", "tableau2", "tableau1", 1)}
+    assert len(rows) > len(tried) + 1  # 5♦ onto 6♠, 2♥ up (and more) were listed
+    played = next(row for row in rows if row[1] == game.piles.index("tableau2"))
+    bind(game).apply_move(position.state(), relaxed, played.copy(), np.zeros(6, dtype=np.uint64))
+    assert position.vars[awaiting] == 0
+    assert not any(game.solver_skips(position.state(), relaxed, row)
+                   for row in position.legal_rows(relaxed))
+
+
+@pytest.mark.parametrize("preset, awaits", [("standard", True), ("book", False)])
+def test_a_waste_king_put_in_a_space_awaits_a_queen_only_under_kings_only_spaces(preset, awaits):
+    """Under Kings-only spaces a King from the open waste in a space is only a place for a red
+    Queen; under the book's spaces it also counts towards opening the spaces to any card, so
+    the solver may play on elsewhere first."""
+    game, position, _ = open_stock_after("waste: K♠\ntableau1:\ntableau2: (5♣) Q♥", preset,
+                                         ("waste_to_tableau", "waste", "tableau1", 1))
+    assert (position.vars[game.var_names["awaiting"]] != 0) == awaits
+
+
 @pytest.mark.parametrize("preset, rules", [("standard", {}), ("book", {}),
                                            ("standard", {"worrying_back": True}),
                                            ("three-redeals", {})])
@@ -574,14 +626,16 @@ def test_the_relaxation_decides_a_deal_the_real_search_cannot_within_the_budget(
 def test_klondikes_open_stock_may_use_the_proofs_whole_share():
     """Klondike's own ``relax_share`` (three quarters of the budget, all of the proof's share;
     a quarter before players version 20): the open stock proves the hardest lost deals, given
-    the positions.  Deal 791 of seed 1 (Klondike standard) is proved lost within the default
-    budget, and not when the open stock has only a quarter of it."""
+    the positions.  Deal 805 of seed 1 (Klondike standard) is proved lost within the default
+    budget, and not when the open stock has only a quarter of it (deal 791, this test's deal
+    until players version 21, is proved lost within a quarter since the open stock uses a
+    waste card put on a pile at once)."""
     solver = build_policy(get_game("klondike"), "solver")
     assert solver.config.value("relax_share") == 0.75
     assert build_policy(get_game("canfield"), "solver").config.value("relax_share") == 0.25
     options = {"table_mb": 64}
-    assert deal_solver("klondike", "standard", options)(1, 791)[0] == "unsolvable"
-    assert deal_solver("klondike", "standard", {**options, "relax_share": 0.25})(1, 791)[0] == (
+    assert deal_solver("klondike", "standard", options)(1, 805)[0] == "unsolvable"
+    assert deal_solver("klondike", "standard", {**options, "relax_share": 0.25})(1, 805)[0] == (
         "unknown")
 
 

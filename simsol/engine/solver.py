@@ -214,7 +214,8 @@ SOLVER_SETTINGS = (
     Setting("dominance", True, "leave out the moves the game's dominance rule proves needless "
             "(its solver_skips: Klondike with partial runs, a run moved from one card onto "
             "that card's twin when that frees no card for a foundation; Klondike, a whole pile "
-            "moved into a space)", flag=True),
+            "moved into a space; Klondike with the stock open, any move but one onto the waste "
+            "card just put on a pile)", flag=True),
     Setting("safe_moves", True, "play a move the game proves safe alone, without trying the "
             "others (its safe_move: Klondike's and Canfield's card to a foundation that no "
             "card can still want)", flag=True),

@@ -96,10 +96,12 @@ PILES = ("stock", "waste") + tuple(f"foundation{i + 1}" for i in range(NF)) + tu
     f"tableau{i + 1}" for i in range(NT))
 FOUNDATIONS = range(F0, F0 + NF)
 INTERCHANGEABLE = (range(T0, T0 + NT),)  # the tableau: only its cards matter, not their place
-# The bit mask of the suits whose King went to a space; and, in the solver's reformulation only
-# (``solver_reform``), where the turns have got to in the deck (0 in the game itself).
-COUNTERS = game_counters("kings_in_spaces", "stock_offset")
-KINGS_IN_SPACES, STOCK_OFFSET = COUNTERS
+# The bit mask of the suits whose King went to a space; in the solver's reformulation only
+# (``solver_reform``), where the turns have got to in the deck; and with the stock open only (the
+# solver's relaxation), the waste card just put on a pile that awaits its use (``solver_skips``).
+# The last two are 0 in the game itself.
+COUNTERS = game_counters("kings_in_spaces", "stock_offset", "awaiting")
+KINGS_IN_SPACES, STOCK_OFFSET, AWAITING = COUNTERS
 keeps_moves = stock_keeps_moves
 NARROW_KINDS = PILE_MOVE_KINDS  # every move changes only its two piles (engine/loop.py)
 PROGRESS_KINDS = ("waste_to_foundation", "waste_to_tableau", "reveal")  # a card leaves the waste or
@@ -540,7 +542,28 @@ def solver_skips(pos, rules, move):
     in, a shift cost a position each time it was tried, and in the last search, whose key is
     blind to twins, its child (the same key) was searched again as a twin move: the last search
     alone proved deal 34 of seed 0 lost in 382,841 positions with the shifts and 72,879 without
-    (README, *The exact solver*)."""
+    (README, *The exact solver*).
+
+    With the stock open (the solver's relaxation, ``open_waste_moves``), a waste card W put on
+    a pile must be used next: every move but one that puts a card on W (from the waste, the
+    tableau, or a foundation when worrying back) is left out while W awaits (``awaiting``, set
+    by ``apply``; the game's safe moves are played all the same, see engine/solver.py).  Why
+    no win is lost: by the argument beside ``open_waste_moves``, a winning line may put W on
+    its pile just before the first move that uses W (a card onto it; where that first move
+    takes W itself on, or up, W goes there straight from the waste and the move onto the pile
+    is dropped), so some winning line uses each waste card it puts on a pile at its next move
+    but for safe moves, which only move a foundation move earlier (between the two at most);
+    and where that use is a twin move the argument above drops it, which leaves W unused, so
+    its move onto the pile is dropped too.  Which card awaits is part of the position (a
+    counter, in the key), so the table never takes a position with a card awaiting for the
+    same cards with none.  Under the book's spaces a King put in a space counts towards opening
+    the spaces, so it is not a mere place: none awaits after it.  Left out, a waste card lying
+    on a pile unused while the search plays elsewhere multiplied the open stock's positions:
+    the relaxation alone proved deal 805 of seed 1 lost in 10,776,191 positions without this
+    and 618,479 with it (README, *The exact solver*)."""
+    waiting = pos.vars[AWAITING]
+    if waiting != 0 and not (move[2] >= T0 and on_top(pos.piles, pos.lens, move[2], waiting - 1)):
+        return True  # with the stock open, a move that does not use the waste card awaiting
     if move[0] == SPACE_SHIFT:
         return not (rules[R_SPACE] == SPACE_LITERAL and RANK[move[4]] == 13 and (
             pos.vars[KINGS_IN_SPACES] >> SUIT[move[4]]) & 1 == 0)
@@ -710,6 +733,30 @@ def cannot_all_go_up(piles, lens, down, worrying_back, kings_only):
     return (up & ALL_UP) != ALL_UP
 
 
+@kernel(inline="always")
+def awaiting_after(piles, lens, vars, rules, move):
+    """The ``awaiting`` counter after ``move`` with the stock open: the code + 1 of a waste card
+    it puts on a pile (none for a King into a space under the book's spaces), kept through
+    other moves until a card goes on that card or it leaves its place; 0 for none (see
+    ``solver_skips``)."""
+    src, dst, card = move[1], move[2], move[4]
+    if src == WASTE and dst >= T0:
+        if lens[dst] == 0 and RANK[card] == 13 and rules[R_SPACE] != SPACE_KINGS_ONLY:
+            return 0
+        return card + 1
+    waiting = vars[AWAITING]
+    if waiting != 0 and (on_top(piles, lens, src, waiting - 1) or (
+            dst >= T0 and on_top(piles, lens, dst, waiting - 1))):
+        return 0  # it leaves, or a card goes on it
+    return waiting
+
+
+@kernel(inline="always")
+def on_top(piles, lens, p, card):
+    """``card`` lies on top of pile ``p``."""
+    return lens[p] > 0 and piles[p, lens[p] - 1] == card
+
+
 @kernel
 def apply(pos, rules, move, rng):
     piles, lens, down, vars = pos
@@ -717,6 +764,8 @@ def apply(pos, rules, move, rng):
         apply_stock(piles, lens, down, vars, move, STOCK_PILE)
         return False
     src, dst, card = move[1], move[2], move[4]
+    if rules[R_DRAW] == OPEN_STOCK:
+        vars[AWAITING] = awaiting_after(piles, lens, vars, rules, move)
     if src == WASTE and rules[R_DRAW] < 0:
         play_reachable(piles, lens, vars, WASTE, card, -rules[R_DRAW], STOCK_OFFSET)
     elif src == WASTE and rules[R_DRAW] == OPEN_STOCK:
