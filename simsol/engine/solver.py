@@ -79,10 +79,11 @@ the budget (a quarter by default; Klondike three quarters, all of the proof lane
 players version 20: it proves the hardest lost deals, which the last search cannot within the
 budget).  Klondike's opens the stock: every card of the stock and the waste may be played at
 any time, so the stock's turns and its order drop out of the search (a card from the open waste
-goes onto a pile only while a card that could go on it next can move).  Of the 17 deals of
-200 (Klondike ``standard``, seed 0) the default budget left unknown before, the relaxation
-alone proves 6 unsolvable within 2,528 to 3.3 million positions, where the real game's search
-needs 2.9 million to over 30 million.  A relaxation may be exact (the
+goes onto a pile only while a card that could go on it next can move, and once there the next
+move but a safe one must put a card on it: players version 21, ``klondike.solver_skips``).
+Of the 17 deals of 200 (Klondike ``standard``, seed 0) the default budget left unknown
+before, the relaxation alone proves 6 unsolvable within 2,528 to 3.3 million positions, where
+the real game's search needs 2.9 million to over 30 million.  A relaxation may be exact (the
 game's ``RELAXES_EXACTLY``: Klondike's open stock when one card is turned at a time without a
 redeal limit, since any card can then be turned to the waste's top): it then has the rest of
 the budget in place of the last search, and its win is realized as a real line by turning the

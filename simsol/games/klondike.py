@@ -43,6 +43,7 @@ from simsol.engine.piles import (
     stock_keeps_moves,
     swap_to_top,
     taker_bit,
+    top,
 )
 from simsol.engine.state import V_PASSES, game_counters
 from simsol.games.base import declare
@@ -754,7 +755,7 @@ def awaiting_after(piles, lens, vars, rules, move):
 @kernel(inline="always")
 def on_top(piles, lens, p, card):
     """``card`` lies on top of pile ``p``."""
-    return lens[p] > 0 and piles[p, lens[p] - 1] == card
+    return lens[p] > 0 and top(piles, lens, p) == card
 
 
 @kernel
